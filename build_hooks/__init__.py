@@ -1,0 +1,8 @@
+"""Machinery for an illustrated, executable series on PyTorch internals.
+
+The core (discovery, runner, store, renderers, drawings, CLI) never imports MkDocs;
+`build_hooks.markdown` is a Python-Markdown extension and `build_hooks.plugin` a thin
+MkDocs plugin that wires build events to the core.
+"""
+
+__version__ = "0.1.0"
