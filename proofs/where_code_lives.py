@@ -1,0 +1,117 @@
+"""Where the compiled code lives
+
+Shows that `torch.randn` is not Python code at all, that the `torch._C` extension
+Python imports is only a small loader, and that the real weight sits in the shared
+libraries beside it. It lists those libraries with their sizes for this platform and
+looks for the generated binding of `randn` inside the Python bridge library.
+"""
+
+import json
+import os
+import platform
+import types
+
+import torch
+
+PROOF = {"timeout": 60, "parallel": True}
+
+SUFFIXES = {"Linux": ".so", "Darwin": ".dylib", "Windows": ".dll"}
+
+
+def is_library(name, suffix):
+    # Linux ships versioned names too (libgomp.so.1), so accept ".so." inside the name.
+    return name.endswith(suffix) or (suffix == ".so" and ".so." in name)
+
+
+def scan(folder, label, suffix):
+    found = []
+    if not os.path.isdir(folder):
+        return found
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) and is_library(name, suffix):
+            found.append({"name": name, "bytes": os.path.getsize(path), "folder": label})
+    return found
+
+
+def contains(path, needle, chunk=1 << 22):
+    """Stream a file and report whether `needle` (bytes) occurs in it."""
+    tail = b""
+    with open(path, "rb") as handle:
+        while True:
+            block = handle.read(chunk)
+            if not block:
+                return False
+            if needle in tail + block:
+                return True
+            tail = block[-len(needle):]
+
+
+def human(n):
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1000
+
+
+system = platform.system()
+suffix = SUFFIXES.get(system, ".so")
+root = os.path.dirname(torch.__file__)
+
+# 1. What kind of object is torch.randn?
+randn_type = type(torch.randn).__name__
+randn_builtin = isinstance(torch.randn, types.BuiltinFunctionType)
+print("1. The function")
+print(f"   type(torch.randn)          {randn_type}")
+print(f"   written in Python?         {'no, it is compiled code' if randn_builtin else 'yes'}")
+print()
+
+# 2. The extension module Python actually imports.
+ext_path = torch._C.__file__
+ext = {"name": os.path.basename(ext_path), "bytes": os.path.getsize(ext_path)}
+print("2. The extension Python imports")
+print(f"   torch._C is loaded from    torch/{ext['name']}")
+print(f"   its size                   {ext['bytes']:,} bytes ({human(ext['bytes'])})")
+print()
+
+# 3. The libraries that hold the code.
+files = scan(os.path.join(root, "lib"), "torch/lib", suffix)
+files += scan(root, "torch", suffix)
+files.sort(key=lambda f: (-f["bytes"], f["name"]))
+total = sum(f["bytes"] for f in files)
+width = max(len(f["name"]) for f in files) if files else 10
+print(f"3. The shared libraries ({system}, '{suffix}')")
+print(f"   {'file':<{width}}  {'folder':<9}  {'size':>10}  {'share':>6}")
+for f in files:
+    share = f["bytes"] / total if total else 0.0
+    print(f"   {f['name']:<{width}}  {f['folder']:<9}  {human(f['bytes']):>10}  {share:>6.1%}")
+print(f"   {'total':<{width}}  {'':<9}  {human(total):>10}")
+print()
+
+largest = files[0] if files else {"name": None, "bytes": 0}
+stub_share = ext["bytes"] / total if total else 0.0
+print(f"   The largest file, {largest['name']}, is {largest['bytes'] / total:.1%} of the total;")
+print(f"   the module Python imports is {stub_share:.4%} of it.")
+print()
+
+# 4. The generated binding: a C++ function that exists in the library, not in the repository.
+symbol = "THPVariable_randn"
+bridge = next((f for f in files if "torch_python" in f["name"]), None)
+found = False
+if bridge is not None:
+    folder = os.path.join(root, "lib") if bridge["folder"] == "torch/lib" else root
+    found = contains(os.path.join(folder, bridge["name"]), symbol.encode())
+print("4. The binding torchgen wrote at build time")
+where = bridge["name"] if bridge else "no Python bridge library found"
+print(f"   symbol {symbol!r} in {where}: {'found' if found else 'not found'}")
+
+print()
+print("LIBRARIES=" + json.dumps({"system": system, "suffix": suffix, "files": files, "total_bytes": total}))
+print("EXTENSION=" + json.dumps(ext))
+print("RANDN=" + json.dumps({"type": randn_type, "builtin": randn_builtin}))
+print("LARGEST=" + json.dumps({"name": largest["name"], "bytes": largest["bytes"],
+                              "share": largest["bytes"] / total if total else 0.0}))
+print("STUB=" + json.dumps({"share": stub_share, "ratio": total / ext["bytes"] if ext["bytes"] else None}))
+print("BINDING=" + json.dumps({"symbol": symbol, "library": bridge["name"] if bridge else None,
+                              "found": found}))
+print("TORCH=" + json.dumps({"version": torch.__version__}))
