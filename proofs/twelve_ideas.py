@@ -1,0 +1,274 @@
+"""Twelve ideas, one small check each
+
+Runs a tiny experiment for each of the twelve ideas that organise the series: strides
+and views, the records autograd keeps, the op list, the generated code, the switches
+in the dispatcher, the toll, memory, Python, forward deciding backward, shared bytes,
+history, and floating point. No timing: every line here should read the same on any
+machine with this torch version.
+"""
+
+import importlib.util
+import json
+import os
+import warnings
+
+import torch
+
+PROOF = {"timeout": 60, "parallel": True}
+
+# Count the registered ops first, before anything else loads more of torch.
+OPS_AT_IMPORT = torch._C._dispatch_get_all_op_names()
+
+from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402  (after the count)
+
+torch.manual_seed(0)
+ideas = {}
+
+
+def heading(number, title):
+    print()
+    print(f"{number:>2}. {title}")
+
+
+def show(label, value):
+    print(f"    {label:<52} {value}")
+
+
+# 1. A tensor is a view over storage.
+heading(1, "A tensor is a view over storage")
+t = torch.arange(6.0).reshape(2, 3)
+tt = t.t()
+show("t = arange(6).reshape(2, 3): stride", tuple(t.stride()))
+show("t.t(): stride", tuple(tt.stride()))
+show("t.t() shares t's storage", tt.data_ptr() == t.data_ptr())
+show("t.t() is contiguous", tt.is_contiguous())
+try:
+    tt.view(6)
+    view_error = None
+except RuntimeError as err:
+    view_error = str(err)
+show("t.t().view(6)", "RuntimeError" if view_error else "worked")
+if view_error:
+    print(f"      \"{view_error}\"")
+flat = tt.reshape(6)
+show("t.t().reshape(6) copied into new storage", flat.data_ptr() != t.data_ptr())
+ideas["views"] = {
+    "stride": list(t.stride()), "t_stride": list(tt.stride()),
+    "t_shares_storage": tt.data_ptr() == t.data_ptr(), "t_contiguous": tt.is_contiguous(),
+    "view_error": view_error, "reshape_copies": flat.data_ptr() != t.data_ptr(),
+}
+
+# 2. Autograd records a program, one record per change.
+heading(2, "Autograd writes one record per change")
+a = torch.randn(3, requires_grad=True)
+b = a * 2
+chain = [type(b.grad_fn).__name__]
+versions = [b._version]
+b.add_(1)
+chain.append(type(b.grad_fn).__name__)
+versions.append(b._version)
+b[0] = 0.0
+chain.append(type(b.grad_fn).__name__)
+versions.append(b._version)
+show("b = a * 2            -> b.grad_fn", chain[0])
+show("b.add_(1)            -> b.grad_fn", chain[1])
+show("b[0] = 0.0           -> b.grad_fn", chain[2])
+show("b._version after each step", versions)
+ideas["records"] = {"chain": chain, "versions": versions}
+
+# 3. The op list is the real interface.
+heading(3, "The op list is the real interface")
+aten = [n for n in OPS_AT_IMPORT if n.startswith("aten::")]
+bases = {n.split(".")[0] for n in aten}
+spaces = {n.split("::")[0] for n in OPS_AT_IMPORT}
+
+
+class OpLog(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+layer = torch.nn.Linear(4, 3)
+inp = torch.randn(2, 4)
+with OpLog() as log:
+    layer(inp).sum()
+show("registered op names right after import", f"{len(OPS_AT_IMPORT):,}")
+show("  of which in the aten namespace", f"{len(aten):,}")
+show("  distinct aten ops (overloads merged)", f"{len(bases):,}")
+show("  namespaces", len(spaces))
+show("Linear(4, 3)(x).sum() reaches", ", ".join(log.ops))
+ideas["op_list"] = {"ops": len(OPS_AT_IMPORT), "aten": len(aten), "aten_distinct": len(bases),
+                    "namespaces": len(spaces), "linear_sum_ops": log.ops}
+
+# 4. PyTorch generates most of its own code from two YAML files.
+heading(4, "Two YAML files drive the code generator")
+spec = importlib.util.find_spec("torchgen")
+counts = {"native_functions": None, "derivatives": None}
+if spec and spec.submodule_search_locations:
+    base = os.path.join(list(spec.submodule_search_locations)[0], "packaged")
+    files = {"native_functions": (os.path.join(base, "ATen", "native", "native_functions.yaml"),
+                                  "- func:"),
+             "derivatives": (os.path.join(base, "autograd", "derivatives.yaml"), "- name:")}
+    for key, (path, marker) in files.items():
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                counts[key] = sum(1 for line in handle if line.startswith(marker))
+show("entries in native_functions.yaml", "not shipped" if counts["native_functions"] is None
+     else f"{counts['native_functions']:,} (one per op signature)")
+show("entries in derivatives.yaml", "not shipped" if counts["derivatives"] is None
+     else f"{counts['derivatives']:,} (one per differentiable signature)")
+show("(both read from the torchgen copy shipped in the wheel)", "")
+ideas["codegen"] = counts
+
+# 5. Features are dispatcher layers behind a switch.
+heading(5, "Features are layers behind a switch")
+x = torch.randn(2, 2, requires_grad=True)
+keys = str(torch._C._dispatch_keys(x))
+autocast_key = torch._C.DispatchKey.AutocastCPU
+asleep = torch._C._dispatch_tls_is_dispatch_key_excluded(autocast_key)
+with torch.no_grad():
+    grad_mode_inside = torch.is_grad_enabled()
+    rg_inside = (x * 2).requires_grad
+with torch.autocast("cpu"):
+    awake = not torch._C._dispatch_tls_is_dispatch_key_excluded(autocast_key)
+    autocast_dtype = str((x @ x).dtype).replace("torch.", "")
+show("keys a CPU tensor carries", keys.replace("DispatchKeySet", ""))
+show("(x * 2).requires_grad, normal", (x * 2).requires_grad)
+show("(x * 2).requires_grad inside no_grad()", rg_inside)
+show("AutocastCPU layer switched off by default", asleep)
+show("AutocastCPU layer on inside autocast('cpu')", awake)
+show("x @ x dtype inside autocast('cpu')", autocast_dtype)
+ideas["switches"] = {"keys": keys, "requires_grad_outside": True, "requires_grad_inside": rg_inside,
+                     "grad_enabled_inside": grad_mode_inside, "autocast_asleep": asleep,
+                     "autocast_awake": awake, "autocast_dtype": autocast_dtype}
+
+# 6. Every op pays a fixed cost first (timed in dispatch_cost; here, the path it pays for).
+heading(6, "Every op pays the same fixed path")
+one, many = torch.randn(1), torch.randn(4 ** 11)
+same = torch._C._dispatch_keys(one) == torch._C._dispatch_keys(many)
+show("dispatch keys, 1 element vs 4,194,304", "identical" if same else "different")
+show("(the time this path costs: see dispatch_cost)", "")
+ideas["toll"] = {"same_keys": same}
+
+# 7. Memory, not speed, ends training runs.
+heading(7, "Memory grows with the batch, not the model")
+r = torch.randn(64, 128)
+show("torch.randn(64, 128).nbytes", f"{r.nbytes:,} bytes")
+mlp = torch.nn.Sequential(*[torch.nn.Linear(256, 256) if i % 2 == 0 else torch.nn.ReLU()
+                            for i in range(8)])
+param_ptrs = {p.untyped_storage().data_ptr() for p in mlp.parameters()}
+param_bytes = sum(p.nbytes for p in mlp.parameters())
+
+
+def saved_bytes(batch):
+    storages = {}
+
+    def pack(saved):
+        store = saved.untyped_storage()
+        if store.data_ptr() not in param_ptrs:  # weights were in memory already
+            storages[store.data_ptr()] = store.nbytes()  # one entry per buffer, however often saved
+        return saved
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda saved: saved):
+        mlp(torch.randn(batch, 256)).sum()
+    return sum(storages.values())
+
+
+saved = {str(bs): saved_bytes(bs) for bs in (1, 64, 1024)}
+show("parameters of a 4-layer, 256-wide MLP", f"{param_bytes:,} bytes")
+for bs, nbytes in saved.items():
+    show(f"tensors saved for backward, batch {bs}", f"{nbytes:,} bytes")
+ideas["memory"] = {"randn_64x128_bytes": r.nbytes, "param_bytes": param_bytes, "saved_bytes": saved}
+
+# 8. Python is why it won and what it costs.
+heading(8, "Python on top, compiled code underneath")
+show("type(torch.randn).__name__", type(torch.randn).__name__)
+jit_names = [n for n in dir(torch._C) if n.startswith("_jit")]
+
+
+def scale(v):
+    return v * 2
+
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+        torch.jit.script(scale)
+    except Exception:  # the warning is what we came for
+        pass
+jit_warning = next((str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)),
+                   None)
+show("torch.jit.script(...) warns", "yes" if jit_warning else "no")
+if jit_warning:
+    print(f"      \"{jit_warning}\"")
+ideas["python"] = {"randn_type": type(torch.randn).__name__, "jit_warning": jit_warning}
+
+# 9. Forward decides what backward must do.
+heading(9, "Forward decides what backward must do")
+w = torch.randn(3, 4, requires_grad=True)
+plain = torch.randn(2, 3)
+tracked = torch.randn(2, 3, requires_grad=True)
+f1 = torch.addmm(torch.zeros(4), plain, w).grad_fn
+f2 = torch.addmm(torch.zeros(4), tracked, w).grad_fn
+saved_plain = f1._saved_mat2 is not None
+saved_tracked = f2._saved_mat2 is not None
+show("addmm(b, x, w): w kept, x.requires_grad=False", saved_plain)
+show("addmm(b, x, w): w kept, x.requires_grad=True", saved_tracked)
+ideas["forward_decides"] = {"mat2_saved_plain": saved_plain, "mat2_saved_tracked": saved_tracked}
+
+# 10. Shared bytes plus in-place writes cause the hardest problems.
+heading(10, "Shared bytes plus in-place writes")
+base = torch.ones(4)
+window = base[:2]
+window.mul_(0)
+show("base = ones(4); base[:2].mul_(0); base is now", base.tolist())
+p = torch.randn(3, requires_grad=True)
+s = p.sigmoid()  # sigmoid saves its output for backward
+s.mul_(2)        # ...which we then overwrite in place
+try:
+    s.sum().backward()
+    inplace_error = None
+except RuntimeError as err:
+    inplace_error = str(err).split(". Hint")[0]
+show("backward after overwriting a saved output", "RuntimeError" if inplace_error else "worked")
+if inplace_error:
+    print(f"      \"{inplace_error}\"")
+ideas["shared_bytes"] = {"base_after": base.tolist(), "inplace_error": inplace_error}
+
+# 11. The code keeps its history.
+heading(11, "The code keeps its history")
+show("TorchScript entry points still in torch._C", len(jit_names))
+show("torch.compile present", hasattr(torch, "compile"))
+show("Tensor's compiled base class", torch.Tensor.__mro__[1].__qualname__)
+ideas["history"] = {"jit_entries": len(jit_names), "has_compile": hasattr(torch, "compile"),
+                    "tensor_base": torch.Tensor.__mro__[1].__qualname__}
+
+# 12. Floating point is a contract.
+heading(12, "Floating point is a contract")
+big32 = torch.tensor(1e8, dtype=torch.float32)
+big64 = torch.tensor(1e8, dtype=torch.float64)
+r32 = ((big32 + 1) - big32).item()
+r64 = ((big64 + 1) - big64).item()
+order_a = torch.tensor([1e8, 1.0, -1e8]).sum().item()
+order_b = torch.tensor([1e8, -1e8, 1.0]).sum().item()
+show("(1e8 + 1) - 1e8 in float32", r32)
+show("(1e8 + 1) - 1e8 in float64", r64)
+show("sum([1e8, 1, -1e8]) vs sum([1e8, -1e8, 1]), float32", f"{order_a} vs {order_b}")
+show("float32 eps (gap after 1.0)", torch.finfo(torch.float32).eps)
+ideas["floating"] = {"float32": r32, "float64": r64, "order_a": order_a, "order_b": order_b,
+                     "eps32": torch.finfo(torch.float32).eps}
+
+ops_now = len(torch._C._dispatch_get_all_op_names())
+print()
+print(f"(The op count is taken at import: by the end of this script it is {ops_now:,},"
+      " since torch registers more as parts of it load.)" if ops_now != len(OPS_AT_IMPORT)
+      else "(The op count did not change while this script ran.)")
+ideas["op_list"]["ops_at_end"] = ops_now
+
+print()
+print("IDEAS=" + json.dumps(ideas))
