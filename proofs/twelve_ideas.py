@@ -179,10 +179,10 @@ def saved_bytes(batch):
     return sum(storages.values())
 
 
-saved = {str(bs): saved_bytes(bs) for bs in (1, 64, 1024)}
+saved = {f"batch_{bs}": saved_bytes(bs) for bs in (1, 64, 1024)}
 show("parameters of a 4-layer, 256-wide MLP", f"{param_bytes:,} bytes")
-for bs, nbytes in saved.items():
-    show(f"tensors saved for backward, batch {bs}", f"{nbytes:,} bytes")
+for key, nbytes in saved.items():
+    show(f"tensors saved for backward, batch {key[6:]}", f"{nbytes:,} bytes")
 ideas["memory"] = {"randn_64x128_bytes": r.nbytes, "param_bytes": param_bytes, "saved_bytes": saved}
 
 # 8. Python is why it won and what it costs.

@@ -113,5 +113,5 @@ print("LARGEST=" + json.dumps({"name": largest["name"], "bytes": largest["bytes"
                               "share": largest["bytes"] / total if total else 0.0}))
 print("STUB=" + json.dumps({"share": stub_share, "ratio": total / ext["bytes"] if ext["bytes"] else None}))
 print("BINDING=" + json.dumps({"symbol": symbol, "library": bridge["name"] if bridge else None,
-                              "found": found}))
+                              "library_bytes": bridge["bytes"] if bridge else None, "found": found}))
 print("TORCH=" + json.dumps({"version": torch.__version__}))
