@@ -1,0 +1,276 @@
+"""The proof library: discovery + store + runner, and the one place that decides staleness.
+
+Knows nothing of MkDocs. A build calls :meth:`Library.run` for whatever is stale, then pages
+read records through :meth:`Library.lookup`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .context import ProofData
+from .datalines import parse_output
+from .discovery import Proof, discover
+from .errors import DirectiveError
+from .pin import pinned_torch, public_version
+from .runner import Job, Runner, RunResult
+from .store import Corrupt, Failure, Record, Store, store_lock
+
+ACCELERATORS = ("cuda", "mps")
+
+
+@dataclass
+class Diagnostic:
+    level: str  # error | warning | info
+    message: str
+    page: str | None = None
+    proof: str | None = None
+
+
+@dataclass
+class ProofState:
+    proof: Proof
+    device_class: str
+    record: Record | None
+    corrupt: Corrupt | None = None
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        if self.corrupt is not None:
+            return "corrupt"
+        if self.record is None:
+            return "missing"
+        if self.reasons:
+            return "stale"
+        if not self.record.ok or self.record.failure is not None:
+            return "failed"
+        return "fresh"
+
+    @property
+    def needs_run(self) -> bool:
+        return self.state in ("missing", "corrupt", "stale")
+
+
+def host_accelerator() -> str | None:
+    """A cheap guess (no torch import) at this machine's accelerator, for planning only;
+    the probe decides for real. ``LDR_ACCELERATOR=none|cuda|mps`` overrides it."""
+    forced = os.environ.get("LDR_ACCELERATOR")
+    if forced:
+        return None if forced == "none" else forced
+    if os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0"):
+        return "cuda"
+    if sys.platform == "darwin" and os.uname().machine == "arm64":
+        return "mps"
+    return None
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def tail(lines: list[str], count: int = 12) -> list[str]:
+    return [line for line in lines if line.strip()][-count:]
+
+
+class Library:
+    def __init__(self, root: Path, python: str | None = None, mode: str | None = None,
+                 slots: int | None = None):
+        self.root = Path(root).resolve()
+        self.proofs_dir = self.root / "proofs"
+        self.store = Store(self.proofs_dir)
+        self.lock_path = self.root / ".cache" / "ldr" / "store.lock"
+        self.python, self.mode, self.slots = python, mode, slots
+        self.pin = pinned_torch(self.root)
+        self.proofs: dict[str, Proof] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self._runner: Runner | None = None
+        self.executed: list[str] = []
+        self.refresh()
+
+    # -- state ---------------------------------------------------------------
+    def refresh(self) -> None:
+        self.proofs = discover(self.proofs_dir)
+        for proof in self.proofs.values():
+            for problem in proof.problems:
+                self.diagnostics.append(Diagnostic("warning", problem, proof=proof.name))
+
+    def target_device(self, proof: Proof, accelerator: str | None) -> str | None:
+        """Where this proof is measured on this host (None: it cannot run here)."""
+        if proof.accelerator != "none" and accelerator:
+            return accelerator
+        return None if proof.accelerator == "require" else "cpu"
+
+    def state(self, proof: Proof, device_class: str) -> ProofState:
+        item = self.store.read(proof.name, device_class)
+        if isinstance(item, Corrupt):
+            return ProofState(proof, device_class, None, item, [f"corrupt record {item.path}: {item.reason}"])
+        if item is None:
+            return ProofState(proof, device_class, None, None, ["no record"])
+        reasons = []
+        if item.latest_sha256 != proof.sha256:
+            reasons.append("script changed since it was recorded")
+        if public_version(item.latest_torch) != public_version(self.pin):
+            reasons.append(f"recorded under torch {public_version(item.latest_torch)}, pin is {self.pin}")
+        return ProofState(proof, device_class, item, None, reasons)
+
+    def states(self, names: list[str] | None = None) -> list[ProofState]:
+        """Every record that exists or should exist for the selected proofs."""
+        accelerator = host_accelerator()
+        present = self.store.known()
+        out = []
+        for proof in self.select(names):
+            wanted = {self.target_device(proof, accelerator)} - {None}
+            wanted |= {d for (p, d) in present if p == proof.name}
+            if proof.accelerator == "prefer":
+                wanted.add("cpu")
+            for device_class in sorted(wanted, key=("cpu", *ACCELERATORS).index):
+                out.append(self.state(proof, device_class))
+        return out
+
+    def select(self, names: list[str] | None) -> list[Proof]:
+        if not names:
+            return list(self.proofs.values())
+        unknown = [n for n in names if n not in self.proofs]
+        if unknown:
+            raise DirectiveError(
+                f"unknown proof {', '.join(unknown)}; proofs are the files in {self.proofs_dir}: "
+                f"{', '.join(self.proofs) or '(none)'}"
+            )
+        return [self.proofs[n] for n in names]
+
+    # -- running -------------------------------------------------------------
+    def runner(self) -> Runner:
+        if self._runner is None:
+            self._runner = Runner(self.python, self.pin, self.mode)
+        return self._runner
+
+    def plan(self, names: list[str] | None = None, force: bool = False) -> list[Proof]:
+        accelerator = host_accelerator()
+        todo = []
+        for proof in self.select(names):
+            device_class = self.target_device(proof, accelerator)
+            if device_class is None:
+                continue
+            if force or self.state(proof, device_class).needs_run:
+                todo.append(proof)
+        return todo
+
+    def run(self, names: list[str] | None = None, force: bool = False,
+            on_start: Callable[[Proof], None] | None = None,
+            on_done: Callable[[Proof, RunResult, Record], None] | None = None) -> list[RunResult]:
+        """Run what is stale (or everything selected, with ``force``) and record it."""
+        if not self.plan(names, force):
+            return []
+        with store_lock(self.lock_path):
+            self.refresh()
+            todo = self.plan(names, force)  # another process may have run them meanwhile
+            if not todo:
+                return []
+            runner = self.runner()
+            runner.start()
+            probe = runner.probe()
+            accelerator = probe.get("accelerator")
+            jobs, devices = [], {}
+            for proof in todo:
+                device_class = self.target_device(proof, accelerator)
+                if device_class is None:
+                    continue
+                devices[proof.name] = device_class
+                jobs.append(Job(proof.name, proof.path, proof.timeout, proof.output_cap,
+                                proof.parallel, {"LDR_DEVICE": device_class}))
+
+            def done(result: RunResult) -> None:
+                proof = self.proofs[result.name]
+                record = self.record(proof, devices[proof.name], result, probe)
+                self.store.write(record)
+                self.executed.append(proof.name)
+                if on_done:
+                    on_done(proof, result, record)
+
+            def start(job: Job) -> None:
+                if on_start:
+                    on_start(self.proofs[job.name])
+
+            return runner.run(jobs, self.slots, on_start=start, on_done=done)
+
+    def record(self, proof: Proof, device_class: str, result: RunResult, probe: dict) -> Record:
+        """The record to write for a run; a failure keeps the last good result."""
+        stdout = result.stdout.splitlines()
+        stderr = result.stderr.splitlines()
+        device = probe["cpu"] if device_class == "cpu" else probe.get("accelerator_name") or device_class
+        now = utc_now()
+        if result.ok:
+            parsed = parse_output(stdout)
+            for problem in parsed.problems:
+                self.diagnostics.append(Diagnostic("warning", f"proof {proof.name}: {problem}", proof=proof.name))
+            return Record(
+                proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
+                torch=public_version(probe["torch"]), torch_build=probe["torch"],
+                python=probe["python"], os=probe["os"], machine=probe["machine"], device=device,
+                measured_at=now, wall_s=round(result.wall_s, 3), status="ok", returncode=0,
+                signal=None, stdout=stdout, stderr=stderr, data=parsed.data,
+            )
+        failure = Failure(
+            status=result.status, returncode=result.returncode, signal=result.signal,
+            torch=public_version(probe["torch"]), script_sha256=proof.sha256, measured_at=now,
+            wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=tail(stderr),
+        )
+        previous = self.store.read(proof.name, device_class)
+        if isinstance(previous, Record) and previous.ok:
+            previous.failure = failure
+            return previous
+        return Record(
+            proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
+            torch=failure.torch, torch_build=probe["torch"], python=probe["python"],
+            os=probe["os"], machine=probe["machine"], device=device, measured_at=now,
+            wall_s=failure.wall_s, status=result.status, returncode=result.returncode,
+            signal=result.signal, stdout=stdout, stderr=stderr, data={},
+        )
+
+    def close(self) -> None:
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+
+    # -- reading -------------------------------------------------------------
+    def lookup(self, name: str) -> dict[str, ProofData]:
+        """Proof name -> {device class: ProofData}, for pages and instruments."""
+        proof = self.proofs.get(name)
+        if proof is None:
+            raise DirectiveError(
+                f"unknown proof {name!r}; known proofs: {', '.join(self.proofs) or '(none)'}; "
+                f"fix: check the name or add proofs/{name}.py"
+            )
+        out = {}
+        for device_class, item in self.store.records(name).items():
+            if isinstance(item, Corrupt):
+                self.diagnostics.append(Diagnostic(
+                    "warning", f"corrupt record {item.path} ({item.reason}); treated as missing, "
+                    f"fix: `ldr run {name} --force` rewrites it", proof=name))
+                continue
+            state = self.state(proof, device_class)
+            out[device_class] = ProofData(
+                name=name,
+                data=item.data,
+                provenance={
+                    "proof": name, "torch": item.torch, "device_class": device_class,
+                    "device": item.device, "python": item.python, "os": item.os,
+                    "machine": item.machine, "measured_at": item.measured_at[:10],
+                    "wall_s": item.wall_s, "status": item.status,
+                    "stale": state.state != "fresh", "reasons": state.reasons,
+                    "failure": None if item.failure is None else {
+                        "status": item.failure.status, "message": item.failure.message,
+                        "torch": item.failure.torch, "measured_at": item.failure.measured_at[:10],
+                        "stderr_tail": item.failure.stderr_tail,
+                    },
+                    "accelerator": proof.accelerator,
+                },
+                stdout="\n".join(item.stdout),
+            )
+        return out

@@ -1,0 +1,151 @@
+"""The MkDocs plugin: wires build events to the core and nothing more.
+
+* on_config: register the fences with superfences and the ``ldr`` Markdown extension;
+* on_pre_build: run the proofs whose records are missing or stale;
+* on_files: publish ``proofs/*.py`` and ``drawings/*.excalidraw`` at stable URLs;
+* on_page_markdown / on_page_content: tell the extension which page it renders, then report
+  what it found (directive errors abort the build; proof failures are warnings);
+* on_serve: watch proofs/ and drawings/ so that saving one rebuilds.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File
+
+from .errors import LdrError
+from .library import Library
+from .markdown import LdrExtension, LdrState, custom_fences
+from .runner import shared_runner
+
+log = get_plugin_logger("ldr")
+CARD = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*proof[ \t]*\n[ \t]*(?:name:[ \t]*)?([a-z][a-z0-9_]*)[ \t]*\n", re.M)
+
+
+class LdrConfig(Config):
+    python = c.Optional(c.Type(str))
+    """Interpreter that runs proofs (default: this one; LDR_PYTHON overrides)."""
+    mode = c.Choice(("auto", "fork", "spawn"), default="auto")
+    jobs = c.Optional(c.Type(int))
+    """Cores for proofs marked parallel (default: all)."""
+    run = c.Type(bool, default=True)
+    """Run missing or stale proofs during the build (off: only use the records)."""
+
+
+class LdrPlugin(BasePlugin[LdrConfig]):
+    supports_multiple_instances = False
+
+    def on_config(self, config):
+        root = Path(config.config_file_path or ".").resolve().parent
+        mode = None if self.config.mode == "auto" else self.config.mode
+        try:
+            self.library = Library(root, self.config.python, mode, self.config.jobs)
+        except LdrError as exc:
+            raise PluginError(str(exc)) from exc
+        self.library._runner = shared_runner(self.library.python, self.library.pin, mode)
+        self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
+        extensions = config.markdown_extensions
+        for name in ("attr_list", "pymdownx.superfences"):
+            if name not in extensions:
+                extensions.append(name)
+        fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+        taken = {fence.get("name") for fence in fences}
+        fences.extend(f for f in custom_fences() if f["name"] not in taken)
+        extensions.append(LdrExtension(state=self.state))
+        return config
+
+    def on_pre_build(self, config):
+        self.state.begin_build()
+        self.reported: set[str] = set()
+        library = self.library
+        library.refresh()
+        if not self.config.run:
+            return
+        todo = library.plan()
+        if not todo:
+            return
+        log.info(f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}")
+        started = time.perf_counter()
+
+        def done(proof, result, record):
+            outcome = "ok" if result.ok else result.describe()
+            log.info(f"{proof.name} on {record.device_class}: {outcome} ({result.wall_s:.2f} s)")
+
+        try:
+            library.run(on_done=done)
+        except LdrError as exc:
+            raise PluginError(str(exc)) from exc
+        log.info(f"proofs done in {time.perf_counter() - started:.2f} s")
+
+    def on_files(self, files, config):
+        root = self.library.root
+        for folder, pattern in (("proofs", "*.py"), ("drawings", "*.excalidraw")):
+            for path in sorted((root / folder).glob(pattern)):
+                if path.name.startswith("_"):
+                    continue
+                uri = f"{folder}/{path.name}"
+                if files.get_file_from_path(uri) is None:
+                    files.append(File.generated(config, uri, abs_src_path=str(path)))
+        cards: dict[str, str] = {}
+        for file in files.documentation_pages():
+            for name in CARD.findall(file.content_string):
+                cards.setdefault(name, _url(file.url))
+        self.state.card_urls = cards
+        return files
+
+    def on_page_markdown(self, markdown, page, config, files):
+        raw = page.file.content_string
+        start = raw.find(markdown[:200]) if markdown else -1
+        offset = raw[:start].count("\n") if start > 0 else 0
+        self.state.begin_page(page.file.src_uri, _url(page.url), offset)
+        return markdown
+
+    def on_page_content(self, html, page, config, files):
+        diagnostics, self.state.diagnostics = self.state.diagnostics, []
+        errors = [d.message for d in diagnostics if d.level == "error"]
+        if errors:
+            raise PluginError("\n".join(errors))
+        for item in diagnostics:
+            if item.proof:
+                self.reported.add(item.proof)
+            (log.warning if item.level == "warning" else log.info)(item.message)
+        if not (self.library.root / "theme" / "data" / "floors.yml").is_file():
+            return html  # a project without the series' theme: nothing to decorate
+        from .pagetheme import decorate_page
+
+        html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
+        page.meta.update(extra)
+        for message in warnings:
+            log.warning(message)
+        return html
+
+    def on_post_build(self, config):
+        for item in self.library.diagnostics:
+            (log.warning if item.level == "warning" else log.info)(item.message)
+        self.library.diagnostics.clear()
+        for state in self.library.states():
+            record = state.record
+            if state.proof.name in self.reported or record is None:
+                continue
+            if record.failure is not None or not record.ok:
+                log.warning(f"proof {state.proof.name} ({state.device_class}) failed and no page shows it: "
+                            "run `ldr status` for details")
+
+    def on_serve(self, server, config, builder):
+        for folder in ("proofs", "drawings"):
+            path = self.library.root / folder
+            if path.is_dir():
+                server.watch(str(path))
+        return server
+
+
+def _url(url: str) -> str:
+    """MkDocs names the home page both "" and "./"; use one spelling."""
+    return "" if url in ("", "./", ".") else url

@@ -1,0 +1,1 @@
+"""Pure HTML renderers for proof directives: cards, excerpts and inline values."""

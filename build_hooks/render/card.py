@@ -1,0 +1,139 @@
+"""The proof card: title, purpose, output, source, provenance and a download link."""
+
+from __future__ import annotations
+
+from html import escape
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
+
+from ..context import ProofData
+from ..datalines import parse_output
+from ..discovery import Proof
+
+ACCELERATOR_NAMES = {"cuda": "CUDA", "mps": "MPS"}
+
+
+def provenance_line(item: ProofData) -> str:
+    p = item.provenance
+    where = f"{p['device_class']}: {p['device']}" if p["device_class"] == "cpu" else p["device"]
+    os_name = p["os"].split("-", 1)[0]
+    parts = [
+        f"torch {escape(p['torch'])}",
+        f"<span class=\"ldr-proof__device\">{escape(where)}</span>",
+        f"Python {escape(p['python'])}",
+        f"{escape(os_name)} {escape(p['machine'])}",
+        f"measured <time datetime=\"{escape(p['measured_at'])}\">{escape(p['measured_at'])}</time>",
+        f"{p['wall_s']:.2f} s",
+    ]
+    return " · ".join(parts)
+
+
+def output_block(item: ProofData) -> str:
+    lines = parse_output(item.stdout.splitlines()).visible
+    body = escape("\n".join(lines)) if lines else "(no output besides its data)"
+    return f'<pre class="ldr-proof__output"><code>{body}</code></pre>'
+
+
+def source_block(proof: Proof) -> str:
+    source = proof.source
+    code = highlight(source, PythonLexer(), HtmlFormatter(nowrap=True))
+    count = source.count("\n") + (0 if source.endswith("\n") else 1)
+    return (
+        f'<details class="ldr-proof__source"><summary>Source: <code>proofs/{escape(proof.path.name)}'
+        f"</code> · {count} lines</summary>"
+        f'<div class="language-python highlight"><pre><span></span><code>{code}</code></pre></div>'
+        "</details>"
+    )
+
+
+def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool) -> list[str]:
+    out = []
+    if accelerator_missing:
+        fallback = (" The output below was measured on the CPU." if item is not None
+                    else " It does not run on a CPU, so there is nothing to show yet.")
+        out.append(
+            '<div class="ldr-proof__notice ldr-proof__notice--accelerator" role="note">'
+            "<strong>Not yet measured on an accelerator.</strong> This proof is meant for a GPU "
+            f"(CUDA or MPS), and no accelerator run has been recorded.{fallback} "
+            f"Run <code>ldr run {escape(proof.name)}</code> on a machine with one and commit the record."
+            "</div>"
+        )
+    if item is None:
+        return out
+    p = item.provenance
+    failure = p.get("failure")
+    if p["status"] != "ok":
+        out.append(
+            '<div class="ldr-proof__notice ldr-proof__notice--failed" role="alert">'
+            f"<strong>This proof failed</strong> under torch {escape(p['torch'])} on "
+            f"{escape(p['measured_at'])}: it {escape(_message(p))}. No good run is recorded yet.</div>"
+        )
+    elif failure:
+        out.append(
+            '<div class="ldr-proof__notice ldr-proof__notice--stale" role="note">'
+            f"<strong>Stale: failed under torch {escape(failure['torch'])} on "
+            f"{escape(failure['measured_at'])}</strong> (it {escape(failure['message'])}). "
+            f"The output below is the last good run, from {escape(p['measured_at'])}.</div>"
+        )
+    elif p.get("stale"):
+        out.append(
+            '<div class="ldr-proof__notice ldr-proof__notice--stale" role="note">'
+            f"<strong>Stale:</strong> {escape('; '.join(p.get('reasons') or []))}. "
+            "The output below is from the last recorded run.</div>"
+        )
+    return out
+
+
+def _message(p: dict) -> str:
+    status = p["status"]
+    return {"timeout": "timed out", "output-limit": "printed more than its output cap",
+            "killed": "was killed"}.get(status, "exited with an error")
+
+
+def render_card(proof: Proof, records: dict[str, ProofData], download_href: str) -> str:
+    accelerators = [d for d in ("cuda", "mps") if d in records]
+    primary_class = accelerators[0] if accelerators else ("cpu" if "cpu" in records else None)
+    primary = records.get(primary_class) if primary_class else None
+    accelerator_missing = proof.accelerator != "none" and not accelerators
+    name = escape(proof.name)
+    parts = [
+        f'<section class="ldr-proof" id="proof-{name}" data-proof="{name}" '
+        f'data-device="{escape(primary_class or "none")}" aria-labelledby="proof-{name}-title">',
+        '<header class="ldr-proof__header">',
+        '<p class="ldr-proof__label">Proof</p>',
+        f'<p class="ldr-proof__title" id="proof-{name}-title">'
+        f'<a class="ldr-proof__anchor" href="#proof-{name}">{escape(proof.title)}</a></p>',
+    ]
+    if proof.purpose:
+        parts.append(f'<p class="ldr-proof__purpose">{escape(proof.purpose)}</p>')
+    parts.append("</header>")
+    parts.extend(notices(proof, primary, accelerator_missing))
+    if primary is not None and primary.provenance["status"] == "ok":
+        parts.append(output_block(primary))
+    elif primary is not None:
+        tail = (primary.provenance.get("failure") or {}).get("stderr_tail") or []
+        stderr = "\n".join(tail) or "\n".join(primary.stdout.splitlines()[-12:])
+        if stderr:
+            parts.append(f'<pre class="ldr-proof__traceback"><code>{escape(stderr)}</code></pre>')
+    for device_class in ("cpu", "cuda", "mps"):
+        other = records.get(device_class)
+        if other is None or device_class == primary_class or other.provenance["status"] != "ok":
+            continue
+        label = "the CPU" if device_class == "cpu" else ACCELERATOR_NAMES[device_class]
+        parts.append(
+            f'<details class="ldr-proof__also"><summary>Also measured on {label}</summary>'
+            f'{output_block(other)}<p class="ldr-proof__provenance">{provenance_line(other)}</p></details>'
+        )
+    parts.append(source_block(proof))
+    if primary is not None:
+        where = "" if primary_class == "cpu" else f"Measured on {escape(primary.provenance['device'])}: "
+        parts.append(f'<p class="ldr-proof__provenance">{where}{provenance_line(primary)}</p>')
+    parts.append(
+        f'<p class="ldr-proof__run"><a class="ldr-proof__download" href="{escape(download_href)}" '
+        f'download="{escape(proof.path.name)}">Download and run it</a>: '
+        f"<code>python {escape(proof.path.name)}</code> needs only torch.</p>"
+    )
+    parts.append("</section>")
+    return "\n".join(parts)

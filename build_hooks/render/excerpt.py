@@ -1,0 +1,60 @@
+"""An output excerpt: chosen lines of a proof's output, shown where the claim is made."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..context import ProofData
+from ..datalines import parse_output
+from ..errors import DirectiveError
+
+
+def parse_ranges(spec, count: int) -> list[int]:
+    """``"2-4,7"`` -> [2, 3, 4, 7] (1-based), checked against ``count`` visible lines."""
+    picked: list[int] = []
+    for part in str(spec).split(","):
+        part = part.strip()
+        if not part:
+            continue
+        first, _, last = part.partition("-")
+        try:
+            lo, hi = int(first), int(last or first)
+        except ValueError:
+            raise DirectiveError(f"lines: {part!r} is not a line number or a range like 2-4") from None
+        if not (1 <= lo <= hi <= count):
+            raise DirectiveError(f"lines: {part} is out of range: the output has {count} visible lines")
+        picked.extend(range(lo, hi + 1))
+    if not picked:
+        raise DirectiveError("lines: no line selected; write e.g. lines: \"2-4\"")
+    return picked
+
+
+def select_lines(visible: list[str], options: dict) -> list[str]:
+    if "lines" in options:
+        return [visible[i - 1] for i in parse_ranges(options["lines"], len(visible))]
+    needles = options.get("grep")
+    if needles is None:
+        raise DirectiveError("proof-output needs `lines: \"2-4\"` or `grep: \"text\"` to choose lines")
+    needles = [needles] if isinstance(needles, str) else list(needles)
+    chosen = [line for line in visible if any(str(n) in line for n in needles)]
+    if not chosen:
+        raise DirectiveError(
+            f"no output line contains {' or '.join(repr(str(n)) for n in needles)}; the proof's output "
+            "changed or the text is wrong: check it with `ldr status` and the card"
+        )
+    return chosen
+
+
+def render_excerpt(item: ProofData, options: dict, card_href: str) -> str:
+    visible = parse_output(item.stdout.splitlines()).visible
+    if item.provenance["status"] != "ok":
+        raise DirectiveError(f"proof {item.name} has no good run recorded to quote")
+    lines = select_lines(visible, options)
+    p = item.provenance
+    stale = ' <span class="ldr-excerpt__stale">stale</span>' if p.get("stale") else ""
+    return (
+        f'<figure class="ldr-excerpt" data-proof="{escape(item.name)}">'
+        f'<pre><code>{escape(chr(10).join(lines))}</code></pre>'
+        f'<figcaption>Output of <a href="{escape(card_href)}">proof <code>{escape(item.name)}</code></a>'
+        f" · torch {escape(p['torch'])} · {escape(p['device'])}{stale}</figcaption></figure>"
+    )
