@@ -1,0 +1,38 @@
+"""The four instruments. ``render_fence`` is the handler for the ```instrument fence.
+
+The fence body is an instrument name (``toll-meter``) or a mapping
+``{name: toll-meter, proof: dispatch_cost}``; each instrument reads its numbers from a proof
+record at build time and embeds them, so nothing is typed into JavaScript.
+"""
+
+from __future__ import annotations
+
+from ..context import Context
+from ..errors import DirectiveError
+from . import graph_walker, library_sizes, toll_meter, two_clocks
+
+INSTRUMENTS = {
+    "toll-meter": toll_meter,
+    "two-clocks": two_clocks,
+    "graph-walker": graph_walker,
+    "library-sizes": library_sizes,
+}
+DEFAULT_PROOFS = {name: mod.DEFAULT_PROOF for name, mod in INSTRUMENTS.items()}
+KEYS = {"name", "arg", "proof"}
+
+
+def render_fence(options: dict, ctx: Context) -> str:
+    if not isinstance(options, dict):
+        raise DirectiveError("instrument: write a name (toll-meter) or a mapping {name: ..., proof: ...}")
+    unknown = set(options) - KEYS
+    if unknown:
+        raise DirectiveError(f"instrument: unknown option(s) {', '.join(sorted(map(str, unknown)))}; "
+                             "allowed: name, proof")
+    name = options.get("name", options.get("arg"))
+    if not isinstance(name, str) or name.strip() not in INSTRUMENTS:
+        raise DirectiveError(f"instrument: unknown instrument {name!r}; choose one of {', '.join(INSTRUMENTS)}")
+    proof = options.get("proof")
+    if proof is not None and (not isinstance(proof, str) or not proof.strip()):
+        raise DirectiveError(f"instrument {name}: proof must be a proof name, got {proof!r}")
+    clean = {"proof": proof.strip()} if proof else {}
+    return INSTRUMENTS[name.strip()].render(clean, ctx)

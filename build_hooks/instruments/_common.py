@@ -1,0 +1,103 @@
+"""Shared pieces of every instrument: the root element, embedded record, provenance line."""
+
+from __future__ import annotations
+
+import html as _html
+import json
+import math
+
+from ..context import Context, ProofData
+from ..errors import DirectiveError
+
+esc = _html.escape
+
+
+def attr(value) -> str:
+    return _html.escape(str(value), quote=True)
+
+
+def embed_json(payload) -> str:
+    """JSON safe inside <script type="application/json">: no '</script>', no '<!--'."""
+    text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def need(data: dict, key: str, kind, proof: str):
+    """A value from a proof record, or a DirectiveError naming what is missing."""
+    if key not in data:
+        raise DirectiveError(f"proof {proof!r} recorded no {key}; its record has {sorted(data)}")
+    value = data[key]
+    if not isinstance(value, kind):
+        raise DirectiveError(f"proof {proof!r}: {key} should be {getattr(kind, '__name__', kind)}, "
+                             f"got {type(value).__name__}")
+    return value
+
+
+def num(row: dict, key: str, proof: str, where: str) -> float:
+    value = row.get(key) if isinstance(row, dict) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise DirectiveError(f"proof {proof!r}: {where} needs a finite number {key!r}, got {value!r}")
+    return float(value)
+
+
+def fmt(value: float, digits: int = 3) -> str:
+    """A number with ``digits`` significant digits, no exponent for everyday magnitudes.
+
+    Mirrors ``fmt`` in theme/assets/js/ldr-common.js so static and live readouts agree.
+    """
+    if value == 0:
+        return "0"
+    mag = math.floor(math.log10(abs(value)))
+    decimals = max(0, digits - 1 - mag)
+    text = f"{value:.{decimals}f}"
+    if decimals == 0 and abs(value) >= 1e4:
+        text = f"{round(value):,}"
+    return text
+
+
+def provenance_line(proof: ProofData) -> str:
+    prov = proof.provenance or {}
+    name = prov.get("proof") or proof.name
+    bits = [f'<a href="#proof-{attr(name)}">{esc(str(name))}</a>']
+    if prov.get("torch"):
+        bits.append(f"torch {esc(str(prov['torch']))}")
+    device = prov.get("device") or ""
+    dclass = prov.get("device_class") or ""
+    if device or dclass:
+        bits.append(esc(f"{device} ({dclass})" if device and dclass else device or dclass))
+    if prov.get("measured_at"):
+        bits.append(f'<time datetime="{attr(prov["measured_at"])}">{esc(str(prov["measured_at"]))[:10]}</time>')
+    stale = ' <strong class="ldr-provenance__stale">stale: the proof changed since this record</strong>' \
+        if prov.get("stale") else ""
+    return f'<p class="ldr-provenance">Measured by {" · ".join(bits)}{stale}</p>'
+
+
+def instrument_root(kind: str, proof: ProofData, body: str, *, title: str, extra: dict | None = None) -> str:
+    payload = {"proof": proof.name, "data": proof.data, "provenance": proof.provenance}
+    payload.update(extra or {})
+    return (
+        f'<div class="ldr-instrument" data-instrument="{attr(kind)}" data-proof="{attr(proof.name)}">'
+        f'<p class="ldr-instrument__title">{esc(title)}</p>'
+        f'<script type="application/json" class="ldr-instrument__data">{embed_json(payload)}</script>'
+        f'{body}{provenance_line(proof)}</div>'
+    )
+
+
+def log_scale(lo: float, hi: float, a: float, b: float):
+    """Map [lo, hi] (positive) onto [a, b] logarithmically."""
+    if lo <= 0 or hi <= 0:
+        raise DirectiveError("a logarithmic axis needs positive values")
+    llo, lhi = math.log10(lo), math.log10(hi)
+    span = (lhi - llo) or 1.0
+    return lambda v: a + (math.log10(v) - llo) / span * (b - a)
+
+
+def nice_decades(lo: float, hi: float) -> list[float]:
+    return [10.0 ** k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)]
+
+
+def primary(ctx: Context, proof_name: str) -> ProofData:
+    record = ctx.proof(proof_name)
+    if not isinstance(record.data, dict):
+        raise DirectiveError(f"proof {proof_name!r}: record data is not a mapping")
+    return record

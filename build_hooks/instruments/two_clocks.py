@@ -1,0 +1,98 @@
+"""Two clocks: Python's clock and the device's, from the ``two_clocks`` proof.
+
+One row per way of reading the result (never, at the end, every step): when Python got control
+back and when the device finished. With only a CPU record there is one clock, and it says so.
+"""
+
+from __future__ import annotations
+
+from ..context import Context
+from ..errors import DirectiveError
+from ._common import attr, esc, fmt, instrument_root, need, num, primary
+
+DEFAULT_PROOF = "two_clocks"
+MODE_LABELS = {"never": "never read", "end": "read once at the end", "every_step": "read every step"}
+W, LEFT, RIGHT, TOP, ROW = 640, 150, 70, 26, 52
+
+
+def _reads(data: dict, proof: str) -> list[dict]:
+    reads = need(data, "READS", list, proof)
+    if not reads:
+        raise DirectiveError(f"proof {proof!r}: READS is empty")
+    out = []
+    for i, row in enumerate(reads):
+        if not isinstance(row, dict) or not isinstance(row.get("mode"), str):
+            raise DirectiveError(f"proof {proof!r}: READS[{i}] needs a mode")
+        out.append({"mode": row["mode"], "python_ms": num(row, "python_ms", proof, f"READS[{i}]"),
+                    "done_ms": num(row, "done_ms", proof, f"READS[{i}]")})
+    return out
+
+
+def render_svg(reads: list[dict], two: bool) -> str:
+    top = max(max(r["python_ms"], r["done_ms"] if two else 0) for r in reads) or 1.0
+    span = W - LEFT - RIGHT
+    sx = lambda v: LEFT + v / top * span  # noqa: E731
+    lane = 16 if two else 22
+    h = TOP + ROW * len(reads) + 24
+    parts = [f'<svg class="ldr-plot" viewBox="0 0 {W} {h}" role="img" aria-label="'
+             + ("When Python got control back and when the device finished, for each way of reading"
+                if two else "When Python got control back, for each way of reading: one clock") + '">']
+    parts.append(f'<line class="ldr-axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP - 10}" y2="{h - 20}"/>'
+                 f'<text class="ldr-tick" x="{LEFT}" y="{h - 6}" text-anchor="start">0 ms</text>'
+                 f'<text class="ldr-tick" x="{sx(top):.1f}" y="{h - 6}" text-anchor="end">{esc(fmt(top))} ms</text>')
+    if two:
+        parts.append(f'<text class="ldr-legend ldr-legend--python" x="{LEFT + 4}" y="{TOP - 12}">Python clock</text>'
+                     f'<text class="ldr-legend ldr-legend--device" x="{LEFT + 110}" y="{TOP - 12}">device clock</text>')
+    for i, r in enumerate(reads):
+        y0 = TOP + i * ROW
+        label = MODE_LABELS.get(r["mode"], r["mode"].replace("_", " "))
+        py = (f'<rect class="ldr-bar ldr-bar--python" x="{LEFT}" y="{y0 + 4}" width="{max(1.5, sx(r["python_ms"]) - LEFT):.1f}" height="{lane}"/>'
+              f'<text class="ldr-value" x="{sx(r["python_ms"]) + 5:.1f}" y="{y0 + 4 + lane * 0.72:.1f}">{esc(fmt(r["python_ms"]))} ms</text>')
+        dev = ""
+        if two:
+            yd = y0 + 6 + lane
+            dev = (f'<rect class="ldr-bar ldr-bar--device" x="{LEFT}" y="{yd}" width="{max(1.5, sx(r["done_ms"]) - LEFT):.1f}" height="{lane}"/>'
+                   f'<text class="ldr-value" x="{sx(r["done_ms"]) + 5:.1f}" y="{yd + lane * 0.72:.1f}">{esc(fmt(r["done_ms"]))} ms</text>')
+            if r["python_ms"] < r["done_ms"]:  # Python is free while the device still works: dashed
+                dev += (f'<line class="ldr-implied" x1="{sx(r["python_ms"]):.1f}" x2="{sx(r["python_ms"]):.1f}" '
+                        f'y1="{y0 + 2}" y2="{yd + lane + 2}"/>')
+        parts.append(f'<g class="ldr-mark" data-i="{i}" data-mode="{attr(r["mode"])}">'
+                     f'<text class="ldr-row-label" x="{LEFT - 10}" y="{y0 + 4 + lane:.1f}" text-anchor="end">{esc(label)}</text>'
+                     f'{py}{dev}</g>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def render_controls(reads: list[dict], two: bool) -> str:
+    buttons = "".join(
+        f'<button type="button" class="ldr-button" data-i="{i}" aria-pressed="{"true" if i == 0 else "false"}">'
+        f'{esc(MODE_LABELS.get(r["mode"], r["mode"]))}</button>' for i, r in enumerate(reads))
+    device = ('<div><dt>device finished</dt><dd><output data-key="done_ms"></output> ms</dd></div>'
+              '<div><dt>Python free</dt><dd><output data-key="free_ms"></output> ms</dd></div>') if two else ""
+    return (f'<div class="ldr-controls" hidden><div class="ldr-buttons" role="group" aria-label="How the result is read">{buttons}</div>'
+            '<dl class="ldr-readout" aria-live="polite">'
+            f'<div><dt>Python got control back</dt><dd><output data-key="python_ms"></output> ms</dd></div>{device}</dl></div>')
+
+
+def render(options: dict, ctx: Context) -> str:
+    proof_name = options.get("proof") or DEFAULT_PROOF
+    record = primary(ctx, proof_name)
+    records = ctx.records(proof_name)
+    two = any(k in records for k in ("cuda", "mps")) and record.provenance.get("device_class", "cpu") != "cpu"
+    clocks = need(record.data, "CLOCKS", dict, proof_name)
+    reads = _reads(record.data, proof_name)
+    steps = record.data.get("STEPS")
+    if two:
+        lead = (f'<p class="ldr-instrument__lead">Python queued {int(num(clocks, "ops", proof_name, "CLOCKS")):,} operations in '
+                f'{esc(fmt(num(clocks, "queued_ms", proof_name, "CLOCKS")))} ms; the {esc(str(clocks.get("device", "device")))} '
+                f'finished them at <strong class="ldr-subject-text">{esc(fmt(num(clocks, "done_ms", proof_name, "CLOCKS")))} ms</strong>. '
+                f'Python was free {esc(fmt(num(clocks, "python_free_pct", proof_name, "CLOCKS")))}% of the time, until it read a result.</p>')
+    else:
+        lead = ('<p class="ldr-instrument__lead ldr-instrument__note">Only a CPU record exists for this proof. '
+                'On the CPU, Python and the kernels share one clock: each call returns when its work is done, '
+                'so there is a single timeline below. Run the proof on a GPU to see the two clocks part.</p>')
+    if isinstance(steps, int):
+        lead += f'<p class="ldr-instrument__sub">{steps:,} training steps per run.</p>'
+    body = (lead + f'<figure class="ldr-figure">{render_svg(reads, two)}</figure>' + render_controls(reads, two))
+    return instrument_root("two-clocks", record, body, title="Two clocks: when Python is free and when the work is done",
+                           extra={"clocks": 2 if two else 1})

@@ -1,0 +1,128 @@
+"""Page decoration: the static depth meter and the one-robot-per-page check.
+
+``decorate_page`` is called by the plugin with each page's rendered content. It reads the
+floors a page's sections declare (``## Title { data-floor="dispatcher" }``), builds the depth
+meter as a ``<nav>`` (one entry per floor, top to bottom; floors that occur link to their first
+section) and returns it as ``{"ldr_meter": html}`` for ``theme/main.html``.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from .errors import DirectiveError
+
+FLOORS_FILE = Path("theme") / "data" / "floors.yml"
+
+_HEADING = re.compile(r"<h([1-6])((?:\s+[^>]*)?)>", re.IGNORECASE)
+_ATTR = re.compile(r'([A-Za-z_:][-\w:.]*)\s*=\s*"([^"]*)"')
+_CLASS_ATTR = re.compile(r'\bclass\s*=\s*"([^"]*)"')
+
+
+@lru_cache(maxsize=8)
+def _load_floors(path: str, mtime: float) -> tuple[dict, ...]:
+    with open(path, encoding="utf-8") as fh:
+        doc = yaml.safe_load(fh) or {}
+    floors = doc.get("floors") if isinstance(doc, dict) else None
+    if not isinstance(floors, list) or not floors:
+        raise DirectiveError(f"{path}: expected a 'floors' list of {{id, label, description}}")
+    out = []
+    for item in floors:
+        if not isinstance(item, dict) or not {"id", "label", "description"} <= set(item):
+            raise DirectiveError(f"{path}: each floor needs id, label and description, got {item!r}")
+        out.append({"id": str(item["id"]), "label": str(item["label"]),
+                    "short": str(item.get("short") or item["label"]),
+                    "description": str(item["description"])})
+    return tuple(out)
+
+
+def load_floors(root: Path) -> list[dict]:
+    """The eight floors, top to bottom, from ``theme/data/floors.yml``."""
+    path = Path(root) / FLOORS_FILE
+    return list(_load_floors(str(path), path.stat().st_mtime))
+
+
+def find_floor_sections(html: str) -> list[dict]:
+    """Headings that open a floor, in page order: ``{floor, id, level, start, end}``."""
+    found = []
+    for match in _HEADING.finditer(html):
+        attrs = dict(_ATTR.findall(match.group(2) or ""))
+        if "data-floor" in attrs:
+            found.append({"floor": attrs["data-floor"].strip(), "id": attrs.get("id"),
+                          "level": int(match.group(1)), "start": match.start(), "end": match.end()})
+    return found
+
+
+def _ensure_ids(html: str, sections: list[dict]) -> str:
+    """Give every floor heading an id (the toc extension normally has) so the meter can link it."""
+    pieces, last = [], 0
+    for n, sec in enumerate(sections):
+        if sec["id"]:
+            continue
+        sec["id"] = f"floor-{sec['floor']}-{n + 1}"
+        tag = html[sec["start"]:sec["end"]]
+        pieces += [html[last:sec["start"]], tag[:-1] + f' id="{sec["id"]}">']
+        last = sec["end"]
+    return "".join(pieces) + html[last:] if pieces else html
+
+
+def render_meter(floors: list[dict], sections: list[dict]) -> str:
+    """The static depth meter. JS later marks the floor being read with aria-current."""
+    first: dict[str, str] = {}
+    for sec in sections:
+        first.setdefault(sec["floor"], sec["id"])
+    esc = _html.escape
+    rows = []
+    for floor in floors:
+        fid, label = floor["id"], floor["label"]
+        mark = '<span class="ldr-meter__mark" aria-hidden="true"></span>'
+        if fid in first:
+            rows.append(
+                f'<li class="ldr-meter__floor ldr-meter__floor--present" data-floor="{esc(fid)}">'
+                f'<a href="#{esc(first[fid], quote=True)}" title="{esc(floor["description"], quote=True)}">'
+                f'{mark}<span class="ldr-meter__label">{esc(label)}</span></a></li>')
+        else:
+            rows.append(
+                f'<li class="ldr-meter__floor ldr-meter__floor--absent" data-floor="{esc(fid)}">'
+                f'<span title="{esc(floor["description"], quote=True)}">{mark}'
+                f'<span class="ldr-meter__label">{esc(label)}'
+                f'<span class="ldr-sr-only"> (not on this page)</span></span></span></li>')
+    count = len(first)
+    summary = (f"{count} of {len(floors)} floors on this page" if count
+               else "This page stays above the floors of the stack")
+    return (
+        '<nav class="ldr-meter" data-ldr-meter aria-labelledby="ldr-meter-title">'
+        f'<p class="ldr-meter__title" id="ldr-meter-title">Depth'
+        f'<span class="ldr-sr-only">: {esc(summary)}, top to bottom</span></p>'
+        f'<ol class="ldr-meter__floors">{"".join(rows)}</ol>'
+        '<p class="ldr-meter__now" aria-hidden="true"></p></nav>'
+    )
+
+
+def count_robots(html: str) -> int:
+    """How many robot mascots a page shows (roots carry the class ``ldr-robot``)."""
+    return sum("ldr-robot" in m.group(1).split() for m in _CLASS_ATTR.finditer(html))
+
+
+def decorate_page(html: str, *, root: Path, page_path: str) -> tuple[str, dict, list[str]]:
+    """(content html, extra template context, warnings) for one page."""
+    warnings: list[str] = []
+    floors = load_floors(root)
+    known = {f["id"] for f in floors}
+    sections = find_floor_sections(html)
+    for sec in sections:
+        if sec["floor"] not in known:
+            warnings.append(f"{page_path}: heading #{sec['id'] or '?'} declares unknown floor "
+                            f"{sec['floor']!r}; use one of {', '.join(sorted(known))}")
+    sections = [s for s in sections if s["floor"] in known]
+    html = _ensure_ids(html, sections)
+    robots = count_robots(html)
+    if robots > 1:
+        warnings.append(f"{page_path}: shows the robot {robots} times; the robot appears at most "
+                        "once per page, keep the best line and remove the others")
+    return html, {"ldr_meter": render_meter(floors, sections)}, warnings

@@ -1,0 +1,50 @@
+/* Shared helpers for the series' widgets: mount through mkdocs-material's document$, read the
+   proof record embedded in an instrument, write a readout. No framework, no network. */
+(function () {
+  "use strict";
+  function fmt(v, digits) {
+    digits = digits || 3;
+    if (v === 0) return "0";
+    var dec = Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(v))));
+    if (dec === 0 && Math.abs(v) >= 1e4) return Math.round(v).toLocaleString("en-US");
+    return v.toFixed(dec);
+  }
+  function onPage(fn) {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(function () { fn(); });
+    } else if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", fn);
+    } else {
+      fn();
+    }
+  }
+  function mount(kind, setup) {
+    onPage(function () {
+      var roots = document.querySelectorAll('.ldr-instrument[data-instrument="' + kind + '"]');
+      Array.prototype.forEach.call(roots, function (root) {
+        if (root.hasAttribute("data-ldr-ready")) return;
+        var script = root.querySelector("script.ldr-instrument__data");
+        var controls = root.querySelector(".ldr-controls");
+        try {
+          setup(root, JSON.parse(script.textContent));
+          if (controls) controls.hidden = false;
+          root.setAttribute("data-ldr-ready", "");
+        } catch (err) {
+          root.setAttribute("data-ldr-error", String(err && err.message));
+        }
+      });
+    });
+  }
+  function set(root, key, value, text) {
+    var out = root.querySelector('output[data-key="' + key + '"]');
+    if (!out) return;
+    out.value = text;
+    out.textContent = text;
+    out.setAttribute("data-value", String(value));
+  }
+  function all(root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); }
+  function mark(list, i, cls) {
+    list.forEach(function (el, k) { el.classList.toggle(cls, k === i); });
+  }
+  window.ldr = { fmt: fmt, onPage: onPage, mount: mount, set: set, all: all, mark: mark };
+})();

@@ -1,0 +1,34 @@
+/* Library sizes: choose a compiled file to read its exact size and share of the whole.
+   Sizes come from the embedded where_code_lives record. */
+(function () {
+  "use strict";
+  ldr.mount("library-sizes", function (root, rec) {
+    var files = rec.data.LIBRARIES.files, total = rec.total_bytes;
+    var marks = ldr.all(root, ".ldr-mark");
+    if (marks.length !== files.length) throw new Error("marks and files differ");
+
+    function select(i) {
+      var f = files[i];
+      ldr.set(root, "name", f.name, f.name);
+      ldr.set(root, "folder", f.folder, f.folder);
+      ldr.set(root, "bytes", f.bytes, f.bytes.toLocaleString("en-US"));
+      ldr.set(root, "share", f.bytes / total, ldr.fmt(100 * f.bytes / total) + "%");
+      ldr.mark(marks, i, "ldr-mark--current");
+    }
+
+    marks.forEach(function (m, k) {
+      m.setAttribute("tabindex", "0");
+      m.setAttribute("role", "button");
+      m.setAttribute("aria-label", files[k].name);
+      m.addEventListener("focus", function () { select(k); });
+      m.addEventListener("click", function () { select(k); });
+      m.addEventListener("keydown", function (event) {
+        var to = event.key === "ArrowDown" ? k + 1 : event.key === "ArrowUp" ? k - 1 : -1;
+        if (to < 0 || to >= marks.length) return;
+        event.preventDefault();
+        marks[to].focus();
+      });
+    });
+    select(0);
+  });
+})();
