@@ -163,13 +163,14 @@ for mode in ("never", "end", "every_step"):
                   "done_ms": statistics.median(r[1] for r in runs),
                   "loss": runs[-1][2]})
 
-labels = {"never": "never read", "end": "read once, at the end",
-          "every_step": "read every step (.item())"}
+labels = {"never": "loss read: never", "end": "loss read: once, at the end",
+          "every_step": "loss read: every step"}
 print(f"Training loop on {kind}, {STEPS} steps, median of 3 runs each:")
-print(f"  {'when the loss is read':<26}  {'Python busy':>11}  {'device done':>11}  {'final loss':>10}")
+print(f"  {'loss read: when?':<27}  {'Python busy':>11}  {'device done':>11}  {'final loss':>10}")
 for r in reads:
-    print(f"  {labels[r['mode']]:<26}  {r['python_ms']:>8.2f} ms  {r['done_ms']:>8.2f} ms"
+    print(f"  {labels[r['mode']]:<27}  {r['python_ms']:>8.2f} ms  {r['done_ms']:>8.2f} ms"
           f"  {r['loss']:>10.5f}")
+print("  (every step means loss.item() inside the loop)")
 print()
 if kind == "cpu":
     print("On the CPU all three columns agree: there is no second clock to wait for.")
