@@ -1,8 +1,8 @@
 """The graph the forward pass records
 
 Runs a two-layer model forward once and walks what autograd wrote down along the way:
-starting at `loss.grad_fn`, it follows `next_functions` to every backward node, listing
-the tensors each node saved for later. Then it calls `backward()` and shows the `.grad`
+starting at loss.grad_fn, it follows next_functions to every backward node, listing
+the tensors each node saved for later. Then it calls backward() and shows the .grad
 fields that the walk back filled in.
 """
 

@@ -1,7 +1,6 @@
 """The fixed cost of one op
 
-Times `torch.add` on tensors from 1 to 4,194,304 elements. Below a few thousand
-elements the time barely moves: what you pay is the fixed toll of crossing from
+Times torch.add on tensors from 1 to 4,194,304 elements. For small tensors the time barely moves: what you pay is the fixed toll of crossing from
 Python into C++ and through the dispatcher, not the arithmetic. That toll caps how
 many small ops per second eager PyTorch can run.
 """

@@ -3,8 +3,7 @@
 Runs a tiny experiment for each of the twelve ideas that organise the series: strides
 and views, the records autograd keeps, the op list, the generated code, the switches
 in the dispatcher, the toll, memory, Python, forward deciding backward, shared bytes,
-history, and floating point. No timing: every line here should read the same on any
-machine with this torch version.
+history, and floating point. No timing: every line here should read the same on any machine with the same torch build.
 """
 
 import importlib.util

@@ -3,7 +3,7 @@
 Measures two different moments for the same work: when Python has finished handing
 ops out, and when the device has finished running them. On a GPU the first comes
 long before the second, so Python is free in between unless something (like
-`.item()`) makes it wait. On a CPU the two moments are the same, and the proof says so.
+.item()) makes it wait. On a CPU the two moments are the same, and the proof says so.
 """
 
 import json

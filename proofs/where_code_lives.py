@@ -1,9 +1,9 @@
 """Where the compiled code lives
 
-Shows that `torch.randn` is not Python code at all, that the `torch._C` extension
+Shows that torch.randn is not Python code at all, that the torch._C extension
 Python imports is only a small loader, and that the real weight sits in the shared
 libraries beside it. It lists those libraries with their sizes for this platform and
-looks for the generated binding of `randn` inside the Python bridge library.
+looks for the generated binding of randn inside the Python bridge library.
 """
 
 import json
