@@ -55,10 +55,16 @@ def fmt(value: float, digits: int = 3) -> str:
     return text
 
 
-def provenance_line(proof: ProofData) -> str:
+def proof_href(ctx: Context, name: str) -> str:
+    """Where the proof's card is: the plugin knows (``ctx.extra["card_href"]``), else this page."""
+    card_href = (ctx.extra or {}).get("card_href")
+    return card_href(name) if callable(card_href) else f"#proof-{name}"
+
+
+def provenance_line(proof: ProofData, href: str | None = None) -> str:
     prov = proof.provenance or {}
     name = prov.get("proof") or proof.name
-    bits = [f'<a href="#proof-{attr(name)}">{esc(str(name))}</a>']
+    bits = [f'<a href="{attr(href or f"#proof-{name}")}">{esc(str(name))}</a>']
     if prov.get("torch"):
         bits.append(f"torch {esc(str(prov['torch']))}")
     device = prov.get("device") or ""
@@ -72,14 +78,18 @@ def provenance_line(proof: ProofData) -> str:
     return f'<p class="ldr-provenance">Measured by {" · ".join(bits)}{stale}</p>'
 
 
-def instrument_root(kind: str, proof: ProofData, body: str, *, title: str, extra: dict | None = None) -> str:
+def instrument_root(kind: str, proof: ProofData, body: str, *, title: str, ctx: Context,
+                    extra: dict | None = None) -> str:
     payload = {"proof": proof.name, "data": proof.data, "provenance": proof.provenance}
     payload.update(extra or {})
+    # The record travels as a one-element JSON array. mkdocs-material's instant navigation
+    # re-creates every inline <script> of the new page without its type (so it runs as
+    # JavaScript): an array literal is a harmless expression there, an object is a syntax error.
     return (
         f'<div class="ldr-instrument" data-instrument="{attr(kind)}" data-proof="{attr(proof.name)}">'
         f'<p class="ldr-instrument__title">{esc(title)}</p>'
-        f'<script type="application/json" class="ldr-instrument__data">{embed_json(payload)}</script>'
-        f'{body}{provenance_line(proof)}</div>'
+        f'<script type="application/json" class="ldr-instrument__data">{embed_json([payload])}</script>'
+        f'{body}{provenance_line(proof, proof_href(ctx, proof.name))}</div>'
     )
 
 

@@ -138,5 +138,5 @@ def render(options: dict, ctx: Context) -> str:
             f'{sum(len(n.get("saved") or []) for n in nodes)} saved tensors. Backward walks them top to bottom.</p>')
     body = (lead + f'<figure class="ldr-figure ldr-figure--scroll">{render_svg(root, nodes)}</figure>'
             + render_controls(len(nodes)) + render_list(nodes))
-    return instrument_root("graph-walker", record, body, title="Graph walker: what backward will visit",
+    return instrument_root("graph-walker", record, body, title="Graph walker: what backward will visit", ctx=ctx,
                            extra={"order": [n["id"] for n in nodes]})

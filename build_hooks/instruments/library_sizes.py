@@ -70,5 +70,5 @@ def render(options: dict, ctx: Context) -> str:
                 '<div><dt>bytes</dt><dd><output data-key="bytes"></output></dd></div>'
                 '<div><dt>share of all</dt><dd><output data-key="share"></output></dd></div></dl></div>')
     body = lead + f'<figure class="ldr-figure">{render_svg(files)}</figure>' + controls
-    return instrument_root("library-sizes", record, body, title="Where the code lives: compiled library sizes",
+    return instrument_root("library-sizes", record, body, title="Where the code lives: compiled library sizes", ctx=ctx,
                            extra={"total_bytes": total})

@@ -112,4 +112,4 @@ def render(options: dict, ctx: Context) -> str:
             f'Below the knee the price is the toll, not the arithmetic.</p>')
     body = (lead + f'<figure class="ldr-figure">{render_svg(toll, points)}</figure>'
             + render_controls(points) + render_table(toll, points))
-    return instrument_root("toll-meter", record, body, title="Toll meter: the fixed price of one operation")
+    return instrument_root("toll-meter", record, body, title="Toll meter: the fixed price of one operation", ctx=ctx)

@@ -94,5 +94,5 @@ def render(options: dict, ctx: Context) -> str:
     if isinstance(steps, int):
         lead += f'<p class="ldr-instrument__sub">{steps:,} training steps per run.</p>'
     body = (lead + f'<figure class="ldr-figure">{render_svg(reads, two)}</figure>' + render_controls(reads, two))
-    return instrument_root("two-clocks", record, body, title="Two clocks: when Python is free and when the work is done",
+    return instrument_root("two-clocks", record, body, title="Two clocks: when Python is free and when the work is done", ctx=ctx,
                            extra={"clocks": 2 if two else 1})

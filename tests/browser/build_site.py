@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,23 +21,64 @@ def _env() -> dict:
     return env
 
 
-def build_fixture_site(out: Path) -> Path:
+def build_fixture_site(out: Path, site_url: str = "http://127.0.0.1:8000/") -> Path:
     """The theme on fixture records, with site_hooks.py in place of the project's plugin."""
     config = yaml.safe_load((FIXTURES / "mkdocs.yml").read_text(encoding="utf-8"))
     config["docs_dir"] = str(FIXTURES / "docs")
     config["site_dir"] = str(out / "site")
     config["theme"]["custom_dir"] = str(ROOT / "theme")
     config["hooks"] = [str(HERE / "site_hooks.py")]
+    config["site_url"] = site_url
     cfg = out / "mkdocs.yml"
     cfg.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     _run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(cfg)])
     return out / "site"
 
 
-def build_project_site(out: Path) -> Path:
-    """The real project (its plugin, its committed proof records) built into ``out``."""
-    _run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out / "site")])
+CHECK_DIR = "theme-check"
+"""Where the fixture pages go inside the project's docs for the project build."""
+
+
+def build_project_site(out: Path, with_docs: bool = True, site_url: str = "http://127.0.0.1:8000/") -> Path:
+    """The real project: its mkdocs.yml, its ``ldr`` plugin and Markdown extension, its committed
+    proof records (never re-run: ``run: false``), its docs plus the theme's fixture pages under
+    ``theme-check/``. The plugin takes the project root from the config file's folder, so the
+    build happens in ``out/root``, a folder of links to the project's proofs, theme and drawings.
+    """
+    root = out / "root"
+    root.mkdir(parents=True, exist_ok=True)
+    for name in ("proofs", "theme", "drawings", "build_hooks", "pyproject.toml"):
+        if (ROOT / name).exists() and not (root / name).exists():
+            (root / name).symlink_to(ROOT / name)
+    docs = root / "docs"
+    shutil.rmtree(docs, ignore_errors=True)
+    if with_docs and (ROOT / "docs").is_dir():
+        shutil.copytree(ROOT / "docs", docs, dirs_exist_ok=True)
+    shutil.copytree(FIXTURES / "docs", docs / CHECK_DIR, dirs_exist_ok=True)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+    plugins = []
+    for item in config.get("plugins") or []:
+        if item == "ldr" or (isinstance(item, dict) and "ldr" in item):
+            options = dict(item["ldr"] or {}) if isinstance(item, dict) else {}
+            options["run"] = False
+            item = {"ldr": options}
+        plugins.append(item)
+    config.update(plugins=plugins, docs_dir="docs", site_dir=str(out / "site"), strict=False)
+    config.pop("nav", None)  # the fixture pages join whatever the project has
+    # mkdocs-material's instant navigation reads sitemap.xml and keeps the port of site_url:
+    # serve on the port the site was built for.
+    config["site_url"] = site_url
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    _run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml")])
     return out / "site"
+
+
+class _Loader(yaml.SafeLoader):
+    """Reads mkdocs.yml even where it uses !!python/name or !ENV tags (kept as plain strings)."""
+
+
+_Loader.add_multi_constructor("", lambda loader, suffix, node: loader.construct_scalar(node)
+                              if isinstance(node, yaml.ScalarNode) else None)
 
 
 def project_ready() -> bool:
@@ -52,4 +94,5 @@ def _run(cmd: list[str]) -> None:
 if __name__ == "__main__":
     target = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/ldr-theme-site")
     target.mkdir(parents=True, exist_ok=True)
-    print(build_fixture_site(target))
+    which = sys.argv[2] if len(sys.argv) > 2 else "fixture"
+    print(build_project_site(target) if which == "project" else build_fixture_site(target))

@@ -23,10 +23,12 @@
       var roots = document.querySelectorAll('.ldr-instrument[data-instrument="' + kind + '"]');
       Array.prototype.forEach.call(roots, function (root) {
         if (root.hasAttribute("data-ldr-ready")) return;
-        var script = root.querySelector("script.ldr-instrument__data");
+        // After instant navigation mkdocs-material has re-created the script without its
+        // type and class: take the instrument's first script, a one-element JSON array.
+        var script = root.querySelector("script");
         var controls = root.querySelector(".ldr-controls");
         try {
-          setup(root, JSON.parse(script.textContent));
+          setup(root, JSON.parse(script.textContent)[0]);
           if (controls) controls.hidden = false;
           root.setAttribute("data-ldr-ready", "");
         } catch (err) {

@@ -1,0 +1,96 @@
+"""The depth meter marks the floor being read, after scrolling and after instant navigation."""
+
+from __future__ import annotations
+
+PART0 = "theme-check/part-00-the-map/"
+PART1 = "theme-check/part-01-the-tensor/"
+CURRENT = "[data-ldr-meter] a[aria-current='location']"
+
+
+def current_floor(page):
+    return page.evaluate(f"() => {{ const a = document.querySelector(\"{CURRENT}\"); "
+                         "return a && a.parentElement.getAttribute('data-floor'); }")
+
+
+def scroll_to(page, heading_id: str):
+    page.evaluate("id => document.getElementById(id).scrollIntoView({block: 'start'})", heading_id)
+
+
+def floor_headings(page):
+    return page.evaluate("() => Array.from(document.querySelectorAll('.md-content [data-floor]'))"
+                         ".filter(h => /^H[1-6]$/.test(h.tagName)).map(h => [h.id, h.dataset.floor])")
+
+
+def test_scrolling_marks_each_floor(project_site, open_page):
+    page, watch = open_page(project_site.url(PART0))
+    headings = floor_headings(page)
+    assert [f for _, f in headings] == ["python", "binding", "dispatcher", "runtime", "hardware"]
+    for heading_id, floor in headings:
+        scroll_to(page, heading_id)
+        page.wait_for_function(f"f => {{ const a = document.querySelector(\"{CURRENT}\"); "
+                               "return a && a.parentElement.dataset.floor === f; }", arg=floor)
+        assert page.locator(CURRENT).count() == 1
+    # a subsection without its own floor keeps the section's floor
+    scroll_to(page, "keys-and-tables")
+    page.wait_for_timeout(150)
+    assert current_floor(page) == "dispatcher"
+    watch.check()
+
+
+def test_static_meter_lists_eight_floors_and_links_present_ones(project_site, open_page):
+    page, watch = open_page(project_site.url(PART0))
+    floors = page.eval_on_selector_all("[data-ldr-meter] li", "els => els.map(e => e.dataset.floor)")
+    assert floors == ["python", "binding", "dispatcher", "autograd", "kernel", "memory", "runtime", "hardware"]
+    links = page.eval_on_selector_all("[data-ldr-meter] li > a", "els => els.map(a => [a.parentElement.dataset.floor, a.hash])")
+    assert links == [["python", "#where-you-type"], ["binding", "#across-the-boundary"],
+                     ["dispatcher", "#the-dispatcher-picks"], ["runtime", "#the-two-clocks"],
+                     ["hardware", "#the-chip-underneath"]]
+    assert page.get_attribute("[data-ldr-meter]", "aria-labelledby")
+    watch.check()
+
+
+def test_meter_after_instant_navigation(project_site, open_page):
+    page, watch = open_page(project_site.url(PART0))
+    page.evaluate("() => { window.__ldrSamePage = true; }")
+    page.click(f"a.md-nav__link[href$='part-01-the-tensor/']")
+    page.wait_for_url("**/part-01-the-tensor/")
+    page.wait_for_function("() => document.querySelector('.md-content h2[data-floor=memory]')")
+    assert page.evaluate("() => window.__ldrSamePage === true"), "navigation was not instant"
+    page.wait_for_function("() => document.querySelector('[data-ldr-meter] li[data-floor=memory] > a')")
+    scroll_to(page, "storage-and-bytes")
+    page.wait_for_function(f"() => {{ const a = document.querySelector(\"{CURRENT}\"); "
+                           "return a && a.parentElement.dataset.floor === 'memory'; }")
+    scroll_to(page, "the-kernel-that-fills-it")
+    page.wait_for_function(f"() => {{ const a = document.querySelector(\"{CURRENT}\"); "
+                           "return a && a.parentElement.dataset.floor === 'kernel'; }")
+    watch.check()
+
+
+def test_meter_is_keyboard_usable(project_site, open_page):
+    page, watch = open_page(project_site.url(PART0))
+    page.focus("[data-ldr-meter] li[data-floor=python] > a")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("() => document.activeElement.parentElement.dataset.floor") == "binding"
+    page.keyboard.press("End")
+    assert page.evaluate("() => document.activeElement.parentElement.dataset.floor") == "hardware"
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => {{ const a = document.querySelector(\"{CURRENT}\"); "
+                           "return a && a.parentElement.dataset.floor === 'hardware'; }")
+    watch.check()
+
+
+def test_phone_meter_is_a_compact_bar(project_site, open_page):
+    page, watch = open_page(project_site.url(PART0), width=390, height=844)
+    box = page.locator(".ldr-rail").bounding_box()
+    assert box["width"] == 390 and box["y"] + box["height"] <= 844 + 1 and box["height"] < 80
+    scroll_to(page, "the-two-clocks")
+    page.wait_for_function("() => document.querySelector('.ldr-meter__now').textContent === 'Device runtime'")
+    watch.check()
+
+
+def test_without_javascript_the_meter_and_marks_are_static(project_site, open_page):
+    page, _ = open_page(project_site.url(PART0), javascript=False)
+    assert page.locator("[data-ldr-meter] li > a").count() == 5
+    assert page.locator(CURRENT).count() == 0
+    assert page.locator(".ldr-instrument[data-instrument=toll-meter] circle.ldr-mark").count() == 12
+    assert page.locator(".ldr-instrument .ldr-controls:visible").count() == 0
