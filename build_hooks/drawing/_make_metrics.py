@@ -1,0 +1,52 @@
+"""Regenerate ``metrics.json`` (glyph advance widths) from the committed woff2 fonts.
+
+Run at commit time only, when the fonts under ``theme/drawing/fonts/`` change:
+
+    pip install --target /tmp/ftlib fonttools brotli
+    PYTHONPATH=/tmp/ftlib python -m build_hooks.drawing._make_metrics
+
+The build never imports this module: it reads the JSON it writes, so the site needs neither
+fontTools nor brotli. Widths are stored in font units per code point, with the units per em,
+so ``text.measure`` can lay out bound text the way Excalidraw's canvas measurement does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .fonts import FAMILIES
+
+ROOT = Path(__file__).resolve().parents[2]
+FONTS = ROOT / "theme" / "drawing" / "fonts"
+OUT = Path(__file__).with_name("metrics.json")
+
+
+def advances(files: list[str]) -> tuple[int, dict[str, int]]:
+    from fontTools.ttLib import TTFont  # dev-time dependency only
+
+    upm = 0
+    widths: dict[str, int] = {}
+    for name in files:
+        font = TTFont(FONTS / name)
+        upm = font["head"].unitsPerEm
+        cmap = font.getBestCmap()
+        hmtx = font["hmtx"]
+        for code, glyph in cmap.items():
+            widths.setdefault(str(code), hmtx[glyph][0])
+    return upm, widths
+
+
+def main() -> None:
+    out = {}
+    for fid, fam in FAMILIES.items():
+        if not fam.files:
+            continue
+        upm, widths = advances([f for f, _ in fam.files])
+        out[fam.name] = {"unitsPerEm": upm, "advances": widths}
+    OUT.write_text(json.dumps(out, separators=(",", ":"), sort_keys=True))
+    print(f"wrote {OUT} ({OUT.stat().st_size} bytes, {len(out)} families)")
+
+
+if __name__ == "__main__":
+    main()

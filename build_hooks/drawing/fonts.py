@@ -1,0 +1,107 @@
+"""The font families Excalidraw scenes name by id, their vertical metrics and self-hosted files.
+
+The ids and vertical metrics are Excalidraw's (``FONT_FAMILY`` and ``FONT_METRICS`` in its
+constants); the woff2 files come from the ``@excalidraw/excalidraw@0.18.1`` npm package and live
+under ``theme/drawing/fonts/`` with their licences. Figures name the family; ``drawing.css``
+declares the faces, so no figure carries a font of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+LATIN = "U+0000-00FF, U+0131, U+0152-0153, U+02BB-02BC, U+02C6, U+02DA, U+02DC, U+0304, U+0308, U+2000-206F, U+20AC, U+2122, U+2191, U+2193, U+2212"
+LATIN_EXT = "U+0100-02AF, U+1E00-1E9F, U+1EF2-1EFF, U+20A0-20AB, U+20AD-20C0, U+2113, U+2C60-2C7F, U+A720-A7FF"
+SYMBOLS = "U+02C7, U+02D8-02D9, U+02DB, U+02DD, U+0302, U+0306-0307, U+030A-030C, U+0315, U+0326-0328, U+2190, U+2192, U+2200, U+2203-2204, U+2211, U+2264-2265, U+212E, U+FB01-FB02"
+
+
+@dataclass(frozen=True)
+class Family:
+    id: int
+    name: str
+    units_per_em: int
+    ascender: int
+    descender: int
+    line_height: float
+    files: tuple[tuple[str, str | None], ...] = ()
+    fallbacks: tuple[str, ...] = ("Segoe UI Emoji",)
+    measure_as: str | None = None  # the family whose advances stand in (Helvetica -> Liberation Sans)
+
+    def css_stack(self) -> str:
+        """The ``font-family`` value, as Excalidraw writes it, plus a generic last resort."""
+        names = [self.name, *self.fallbacks]
+        generic = "monospace" if self.name == "Cascadia" else ("sans-serif" if self.id in (2, 6, 9) else "cursive")
+        return ", ".join(names) + f", {generic}"
+
+
+FAMILIES: dict[int, Family] = {
+    1: Family(1, "Virgil", 1000, 886, -374, 1.25, (("Virgil.woff2", None),)),
+    2: Family(2, "Helvetica", 2048, 1577, -471, 1.15, (), ("Liberation Sans", "Arial", "Segoe UI Emoji"), "Liberation Sans"),
+    3: Family(3, "Cascadia", 2048, 1900, -480, 1.2, (("CascadiaCode.woff2", None),)),
+    5: Family(5, "Excalifont", 1000, 886, -374, 1.25, (
+        ("Excalifont-latin.woff2", LATIN),
+        ("Excalifont-latin-ext.woff2", LATIN_EXT),
+        ("Excalifont-symbols.woff2", SYMBOLS),
+        ("Excalifont-combining.woff2", "U+0300-0301, U+0303"),
+        ("Excalifont-greek.woff2", "U+037E, U+0384-038A, U+038C, U+038E-03A1, U+03A3-03CF, U+03D7"),
+    ), ("Xiaolai", "Segoe UI Emoji")),
+    6: Family(6, "Nunito", 1000, 1011, -353, 1.35, (
+        ("Nunito-latin.woff2", LATIN), ("Nunito-latin-ext.woff2", LATIN_EXT))),
+    7: Family(7, "Lilita One", 1000, 923, -220, 1.15, (
+        ("LilitaOne-latin.woff2", LATIN), ("LilitaOne-latin-ext.woff2", LATIN_EXT))),
+    8: Family(8, "Comic Shanns", 1000, 750, -250, 1.25, (
+        ("ComicShanns-latin.woff2", LATIN), ("ComicShanns-latin-ext.woff2", LATIN_EXT),
+        ("ComicShanns-symbols.woff2", SYMBOLS))),
+    9: Family(9, "Liberation Sans", 2048, 1854, -434, 1.15, (("LiberationSans.woff2", None),)),
+}
+
+DEFAULT_FAMILY = 5  # Excalifont, what restore() gives a text element without fontFamily
+FONTS_DIR = Path(__file__).resolve().parents[2] / "theme" / "drawing" / "fonts"
+
+
+def family(fid: object) -> Family | None:
+    """The family for an id, or None when Excalidraw has no such id."""
+    try:
+        return FAMILIES.get(int(fid))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def vertical_offset(fam: Family, font_size: float, line_height_px: float) -> float:
+    """Baseline of the first line below the text box top (Excalidraw's getVerticalOffset)."""
+    em = font_size / fam.units_per_em
+    line_gap = line_height_px - em * fam.ascender + em * fam.descender
+    return em * fam.ascender + line_gap / 2
+
+
+@lru_cache(maxsize=1)
+def _metrics() -> dict:
+    return json.loads(Path(__file__).with_name("metrics.json").read_text())
+
+
+def advance(fam: Family, ch: str, font_size: float) -> float:
+    """Advance width in px of one character; unknown characters measure like an 'x'-wide em/2."""
+    table = _metrics().get(fam.measure_as or fam.name)
+    if table is None:
+        return font_size * 0.55
+    upm = table["unitsPerEm"]
+    width = table["advances"].get(str(ord(ch)))
+    if width is None:
+        width = upm if ord(ch) > 0x2E80 else upm * 0.55  # CJK/emoji fall back to a full em
+    return width * font_size / upm
+
+
+def font_face_css(url_prefix: str = "fonts/") -> str:
+    """@font-face rules for every self-hosted family (relative URLs)."""
+    rules = []
+    for fam in FAMILIES.values():
+        for file, urange in fam.files:
+            rule = (f'@font-face {{ font-family: "{fam.name}"; src: url("{url_prefix}{file}") format("woff2"); '
+                    f"font-display: swap;")
+            if urange:
+                rule += f" unicode-range: {urange};"
+            rules.append(rule + " }")
+    return "\n".join(rules)

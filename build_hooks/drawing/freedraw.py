@@ -1,0 +1,38 @@
+"""Freedraw strokes: the perfect-freehand outline Excalidraw fills (``getFreeDrawSvgPath``)."""
+
+from __future__ import annotations
+
+import math
+
+from perfect_freehand import get_stroke
+
+from .svg import num
+
+
+def _ease_out_sine(t: float) -> float:
+    return math.sin(t * math.pi / 2)
+
+
+def outline_path(el: dict) -> str:
+    pts = el.get("points") or []
+    pressures = el.get("pressures") or []
+    simulate = bool(el.get("simulatePressure", not pressures))
+    if not pts:
+        inp = [(0.0, 0.0, 0.5)]
+    elif simulate:
+        inp = [(p[0], p[1]) for p in pts]
+    else:
+        inp = [(p[0], p[1], pressures[i] if i < len(pressures) else 0.5) for i, p in enumerate(pts)]
+    outline = get_stroke(inp, size=el.get("strokeWidth", 2) * 4.25, thinning=0.6, smoothing=0.5, streamline=0.5,
+                         easing=_ease_out_sine, simulate_pressure=simulate, last=bool(el.get("lastCommittedPoint")))
+    if not outline:
+        return ""
+    # quadratic curves through the midpoints, closed: Excalidraw's getSvgPathFromStroke
+    parts = ["M", f"{num(outline[0][0])},{num(outline[0][1])}", "Q"]
+    n = len(outline)
+    for i, (x, y) in enumerate(outline):
+        nx, ny = outline[(i + 1) % n]
+        parts.append(f"{num(x)},{num(y)}")
+        parts.append(f"{num((x + nx) / 2)},{num((y + ny) / 2)}")
+    parts += ["L", f"{num(outline[0][0])},{num(outline[0][1])}", "Z"]
+    return " ".join(parts)

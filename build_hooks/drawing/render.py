@@ -1,0 +1,196 @@
+"""Scene -> standalone SVG, element by element in z-order, the way Excalidraw's ``exportToSvg`` lays
+it out (padding 10, frame labels, frames drawn last, bound text after its container) but with
+paints routed through the series' palette and ids prefixed so several figures share a page.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from xml.sax.saxutils import escape, quoteattr
+
+from . import frames as fr
+from .bounds import element_bounds, local_box, union
+from .freedraw import outline_path
+from .palette import Palette
+from .scene import load, restore
+from .shapes import element_drawables, is_loop
+from .svg import drawable_svg, num, paint_attrs
+from .text import layout_bound, measure, text_lines
+
+PADDING = 10
+SAFE_LINK = re.compile(r"^(https?:|mailto:|#|/|\.{0,2}/|[\w.-]+(/|$))", re.I)
+
+
+def slug(s: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", s).strip("-") or "d"
+
+
+def _f(x: float) -> str:
+    return num(x, 4)
+
+
+def _complete_text(elements: list[dict], by_id: dict[str, dict]) -> list[dict]:
+    """Text written by hand (no measured box yet) gets measured, and wrapped into its container."""
+    out = []
+    for el in elements:
+        if el["type"] == "text" and not el["width"] and el.get("text", el.get("originalText")):
+            container = by_id.get(el.get("containerId") or "")
+            if container is not None and container["type"] not in ("arrow", "line"):
+                el = layout_bound(el, container)
+            else:
+                w, h = measure(el["text"], el["fontFamily"], el["fontSize"], el["lineHeight"])
+                el = {**el, "width": w, "height": h}
+            by_id[el["id"]] = el
+        out.append(el)
+    return out
+
+
+class _Writer:
+    def __init__(self, pal: Palette, prefix: str, files: dict, by_id: dict, off: tuple[float, float],
+                 background: str, clip: bool) -> None:
+        self.pal, self.prefix, self.files, self.by_id = pal, prefix, files, by_id
+        self.offx, self.offy = off
+        self.background = background
+        self.clip = clip
+        self.out: list[str] = []
+
+    def transform(self, el: dict, shapes: list, x: float | None = None, y: float | None = None) -> str:
+        lx1, ly1, lx2, ly2 = local_box(el, shapes)
+        cx, cy = (lx2 - lx1) / 2 + lx1, (ly2 - ly1) / 2 + ly1
+        deg = 180 * (el.get("angle") or 0) / math.pi
+        tx = (el["x"] if x is None else x) + self.offx
+        ty = (el["y"] if y is None else y) + self.offy
+        return f'transform="translate({_f(tx)} {_f(ty)}) rotate({_f(deg)} {_f(cx)} {_f(cy)})"'
+
+    def opacity(self, el: dict) -> float:
+        frame = self.by_id.get(el.get("frameId") or "")
+        return (frame.get("opacity", 100) if frame else 100) * el.get("opacity", 100) / 1e4
+
+    def _op_attrs(self, el: dict) -> str:
+        op = self.opacity(el)
+        return f' stroke-opacity="{_f(op)}" fill-opacity="{_f(op)}"' if op != 1 else ""
+
+    def wrap(self, el: dict, body: str) -> str:
+        frame = self.by_id.get(el.get("frameId") or "")
+        if self.clip and frame is not None and fr.is_frame(frame):
+            body = f'<g clip-path="url(#{self.prefix}frame-{slug(frame["id"])})">{body}</g>'
+        link = el.get("link")
+        if link and SAFE_LINK.match(str(link)):
+            body = f"<a href={quoteattr(str(link))}>{body}</a>"
+        return body
+
+    def element(self, el: dict, outline_frames: bool) -> None:
+        kind = el["type"]
+        shapes = element_drawables(el, self.background)
+        tr = self.transform(el, shapes)
+        if kind in ("rectangle", "diamond", "ellipse"):
+            body = "".join(drawable_svg(d, self.pal, f'{self._op_attrs(el)} stroke-linecap="round" {tr}')
+                           for d in shapes)
+        elif kind in ("line", "arrow"):
+            body = self._linear(el, shapes, tr)
+        elif kind == "freedraw":
+            inner = "".join(drawable_svg(d, self.pal)[3:-4] for d in shapes)
+            body = (f'<g{self._op_attrs(el)} {tr} stroke="none">{inner}'
+                    f'<path{paint_attrs(self.pal, fill=el.get("strokeColor"))} d="{outline_path(el)}"></path></g>')
+        elif kind == "text":
+            fill = self.pal.paint(el.get("strokeColor"))
+            body = f'<g{self._op_attrs(el)} {tr}>{text_lines(el, fill, fill.startswith("var("))}</g>'
+        elif kind == "image":
+            body = self._image(el, tr)
+        elif fr.is_frame(el):
+            if not outline_frames:
+                return
+            body = (f'<rect {tr} width="{_f(el["width"])}" height="{_f(el["height"])}" rx="{fr.RADIUS}" '
+                    f'ry="{fr.RADIUS}"{paint_attrs(self.pal, stroke=fr.FRAME_STROKE, fill="none")} stroke-width="2">'
+                    "</rect>")
+            self.out.append(body)
+            return
+        else:
+            return
+        self.out.append(self.wrap(el, body))
+
+    def _linear(self, el: dict, shapes: list, tr: str) -> str:
+        label = self._bound_text(el)
+        mask_attr, mask = "", ""
+        if label is not None:
+            mid = f"{self.prefix}mask-{slug(el['id'])}"
+            mask_attr = f' mask="url(#{mid})"'
+            mask = (f'<mask id="{mid}"><rect x="0" y="0" fill="#fff" width="{_f(el["width"] + 100 + self.offx)}" '
+                    f'height="{_f(el["height"] + 100 + self.offy)}"></rect>'
+                    f'<rect x="{_f(label["x"] + self.offx)}" y="{_f(label["y"] + self.offy)}" fill="#000" '
+                    f'width="{_f(label["width"])}" height="{_f(label["height"])}" opacity="1"></rect></mask>')
+        rule = ' fill-rule="evenodd"' if (el["type"] == "line" and is_loop(el["points"])
+                                          and el.get("backgroundColor") != "transparent") else ""
+        inner = "".join(drawable_svg(d, self.pal, f"{self._op_attrs(el)} {tr}{rule}") for d in shapes)
+        return f'<g{mask_attr} stroke-linecap="round">{inner}</g>{mask}'
+
+    def _image(self, el: dict, tr: str) -> str:
+        data = self.files[el["fileId"]]
+        w, h = round(el["width"]), round(el["height"])
+        sx, sy = (el.get("scale") or [1, 1])[:2]
+        flip = ""
+        if sx != 1 or sy != 1:
+            cx, cy = el["width"] / 2, el["height"] / 2
+            flip = f' transform="translate({_f(cx)} {_f(cy)}) scale({sx} {sy}) translate({_f(-cx)} {_f(-cy)})"'
+        return (f'<g {tr}><image href={quoteattr(data["dataURL"])} width="{w}" height="{h}" '
+                f'preserveAspectRatio="none" opacity="{_f(self.opacity(el))}"{flip}></image></g>')
+
+    def _bound_text(self, el: dict) -> dict | None:
+        for b in el.get("boundElements") or []:
+            if b.get("type") == "text":
+                t = self.by_id.get(b.get("id"))
+                if t is not None and t.get("containerId") == el["id"]:
+                    return t
+        return None
+
+
+def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool = True,
+           source: str = "<scene>", id_prefix: str | None = None) -> str:
+    data = restore(load(scene, source), source)
+    elements = data["elements"]
+    by_id = {e["id"]: e for e in elements if "id" in e}
+    elements = _complete_text(elements, by_id)
+    background = data["appState"].get("viewBackgroundColor") or "#ffffff"
+    prefix = (id_prefix if id_prefix is not None else slug(source.rsplit("/", 1)[-1].split(".")[0])
+              + (f"-{slug(frame)}" if frame else "")) + "-"
+    pal = Palette(palette, dark)
+    clip_frames = [e for e in elements if fr.is_frame(e)]
+    if frame:
+        exporting, elements = fr.select_frame(elements, frame, source)
+        clip_frames, outline, pad = [exporting], False, 0
+        minx, miny = exporting["x"], exporting["y"]
+        maxx, maxy = minx + exporting["width"], miny + exporting["height"]
+        by_id[exporting["id"]] = exporting
+    else:
+        elements = fr.with_labels(elements, dark)
+        outline, pad = True, PADDING
+        boxes = [element_bounds(e, element_drawables(e, background) if e["type"] in ("line", "arrow") else [])
+                 for e in fr.root_elements(elements)
+                 if not (e["type"] == "text" and e.get("containerId") in by_id)]
+        minx, miny, maxx, maxy = union(boxes)
+    width, height = maxx - minx + 2 * pad, maxy - miny + 2 * pad
+    w = _Writer(pal, prefix, data["files"], by_id, (-minx + pad, -miny + pad), background, clip=True)
+    for el in elements:
+        if fr.is_frame(el) or (el["type"] == "text" and el.get("containerId") in by_id):
+            continue
+        w.element(el, outline)
+        label = w._bound_text(el)
+        if label is not None:
+            w.element(label, outline)
+    for el in elements:
+        if fr.is_frame(el):
+            w.element(el, outline)
+    defs = []
+    for f in clip_frames:
+        rx = "" if frame else f' rx="{fr.RADIUS}" ry="{fr.RADIUS}"'
+        defs.append(f'<clipPath id="{prefix}frame-{slug(f["id"])}"><rect transform="translate({_f(f["x"] + w.offx)} '
+                    f'{_f(f["y"] + w.offy)})" width="{_f(f["width"])}" height="{_f(f["height"])}"{rx}></rect>'
+                    "</clipPath>")
+    rules = pal.style_rules("svg.ldr-drawing")
+    if rules:
+        defs.append(f"<style>{escape(rules)}</style>")
+    bg = f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}"{paint_attrs(pal, fill=background)}></rect>'
+    return (f'<svg version="1.1" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
+            f'width="{_f(width)}" height="{_f(height)}" class="ldr-drawing{" ldr-dark" if dark else ""}">'
+            f'<defs>{"".join(defs)}</defs>{bg}{"".join(w.out)}</svg>')

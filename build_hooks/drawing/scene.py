@@ -1,0 +1,135 @@
+"""Loading a scene and bringing it up to date, like the app's ``restore()`` does on open.
+
+Migrations: ``draw`` -> ``line``; ``strokeSharpness`` -> ``roundness``; ``boundElementIds`` ->
+``boundElements``; missing ``fontFamily`` / ``lineHeight`` / ``roundness`` / text alignments get
+their defaults; deleted elements are dropped. Problems raise :class:`DrawingError` naming the file,
+the element and the fix.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import DrawingError
+from .fonts import DEFAULT_FAMILY, FAMILIES, family
+
+ELEMENT_TYPES = {"rectangle", "diamond", "ellipse", "line", "arrow", "freedraw", "text", "image", "frame",
+                 "magicframe", "selection", "iframe", "embeddable"}
+DEFAULTS = {
+    "angle": 0, "strokeColor": "#1e1e1e", "backgroundColor": "transparent", "fillStyle": "solid",
+    "strokeWidth": 2, "strokeStyle": "solid", "roughness": 1, "opacity": 100, "groupIds": [],
+    "frameId": None, "seed": 1, "link": None, "locked": False, "isDeleted": False,
+}
+
+
+def load(scene: dict | str | Path, source: str = "<scene>") -> dict:
+    """A scene dict from a dict, a JSON string or a path; invalid JSON names the line and column."""
+    if isinstance(scene, dict):
+        return scene
+    if isinstance(scene, Path):
+        source = str(scene) if source == "<scene>" else source
+        try:
+            text = scene.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise DrawingError(f"{source}: cannot read the drawing ({exc.strerror}); check the path") from exc
+    else:
+        text = scene
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DrawingError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}; "
+                           "re-save the file from Excalidraw or fix the JSON by hand") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
+        raise DrawingError(f"{source}: not an Excalidraw scene (no \"elements\" list); "
+                           "export it from Excalidraw with File > Save as")
+    return data
+
+
+def _line_height(el: dict) -> float:
+    """restore(): an old element keeps the line height its box implies; a new one gets the font's."""
+    if el.get("height"):
+        lines = str(el.get("text", "")).replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
+        return el["height"] / lines / el["fontSize"]
+    fam = family(el.get("fontFamily"))
+    return fam.line_height if fam else 1.25
+
+
+def _restore_element(raw: dict, source: str) -> dict:
+    el = {**DEFAULTS, **raw}
+    eid = el.get("id", "?")
+    if el.get("type") == "draw":
+        el["type"] = "line"
+    kind = el.get("type")
+    if kind not in ELEMENT_TYPES:
+        raise DrawingError(f"{source}: element {eid!r} has unknown type {kind!r}; use one of "
+                           f"{', '.join(sorted(ELEMENT_TYPES - {'selection'}))} (or delete the element)")
+    if not raw.get("roundness"):
+        if raw.get("strokeSharpness") == "round":  # old files: legacy radius for boxes, proportional else
+            el["roundness"] = {"type": 1 if kind in ("rectangle", "iframe", "embeddable", "image") else 2}
+        else:
+            el["roundness"] = None
+    el.pop("strokeSharpness", None)
+    if "boundElements" not in raw:
+        el["boundElements"] = [{"id": i, "type": "arrow"} for i in raw.get("boundElementIds") or []]
+    el.pop("boundElementIds", None)
+    for k in ("x", "y", "width", "height"):
+        el[k] = float(el.get(k) or 0)
+    if kind == "text":
+        if el.get("fontFamily") is None:
+            el["fontFamily"] = DEFAULT_FAMILY
+        if family(el["fontFamily"]) is None:
+            known = ", ".join(f"{k} ({f.name})" for k, f in FAMILIES.items())
+            raise DrawingError(f"{source}: text element {eid!r} has unknown fontFamily {el['fontFamily']!r}; "
+                               f"use one of {known}")
+        el.setdefault("fontSize", 20)
+        el.setdefault("text", el.get("originalText", ""))
+        el.setdefault("originalText", el["text"])
+        el.setdefault("textAlign", "left")
+        el.setdefault("verticalAlign", "top")
+        el.setdefault("containerId", None)
+        if not el.get("lineHeight"):
+            el["lineHeight"] = _line_height(el)
+    if kind in ("line", "arrow", "freedraw"):
+        el["points"] = [list(p[:2]) for p in el.get("points") or []] or [[0, 0]]
+    if kind == "arrow":
+        el.setdefault("startArrowhead", None)
+        el.setdefault("endArrowhead", "arrow")
+        for key in ("startArrowhead", "endArrowhead"):
+            if el[key] == "dot":
+                el[key] = "circle"
+    if kind == "freedraw":
+        el.setdefault("pressures", [])
+        el.setdefault("simulatePressure", not el["pressures"])
+    if kind == "image":
+        el.setdefault("scale", [1, 1])
+    return el
+
+
+def restore(data: dict, source: str = "<scene>") -> dict:
+    """A normalised copy of the scene: ``{"elements", "appState", "files"}``, deleted elements gone."""
+    elements = []
+    for raw in data.get("elements", []):
+        if not isinstance(raw, dict):
+            raise DrawingError(f"{source}: an element is not a JSON object ({raw!r:.40}); remove it")
+        if raw.get("isDeleted"):
+            continue
+        el = _restore_element(raw, source)
+        if el["type"] == "selection":
+            continue
+        elements.append(el)
+    ids = {e["id"] for e in elements if "id" in e}
+    for el in elements:  # a bound text whose container is gone becomes free text, as repairBindings does
+        if el["type"] == "text" and el.get("containerId") and el["containerId"] not in ids:
+            el["containerId"] = None
+    app = dict(data.get("appState") or {})
+    app.setdefault("viewBackgroundColor", "#ffffff")
+    files = data.get("files") or {}
+    for el in elements:
+        if el["type"] == "image":
+            fid = el.get("fileId")
+            if not fid or fid not in files or not str(files[fid].get("dataURL", "")).startswith("data:"):
+                raise DrawingError(f"{source}: image element {el.get('id', '?')!r} refers to file {fid!r}, which "
+                                   "is not embedded in the scene's \"files\"; re-insert the image in Excalidraw "
+                                   "and save again (the file must carry its dataURL)")
+    return {"elements": elements, "appState": app, "files": files}
