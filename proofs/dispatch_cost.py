@@ -26,33 +26,43 @@ def per_call_us(fn, reps):
     return (time.perf_counter_ns() - start) / reps / 1000.0
 
 
-def median_us(fn):
+def calibrate(fn):
     for _ in range(5):  # warm up: caches, allocator, lazy initialisation
         fn()
     guess = per_call_us(fn, 3)
-    reps = max(3, int(BATCH_NS / 1000.0 / max(guess, 1e-3)))
-    return statistics.median(per_call_us(fn, reps) for _ in range(REPEATS))
+    return max(3, int(BATCH_NS / 1000.0 / max(guess, 1e-3)))
+
+
+def make_add(n):
+    a = torch.randn(n)
+    b = torch.randn(n)
+    return lambda: torch.add(a, b)
 
 
 torch.set_num_threads(THREADS)
 torch.manual_seed(0)
 
-sweep = []
-for k in range(12):
-    n = 4 ** k
-    a = torch.randn(n)
-    b = torch.randn(n)
-    sweep.append({"numel": n, "us": median_us(lambda: torch.add(a, b))})
-
-# For scale: the same loop around a plain Python float addition.
+# Every size plus, for scale, the same loop around a plain Python float addition.
 x, y = 1.5, 2.5
-python_us = median_us(lambda: x + y)
+cases = [(4 ** k, make_add(4 ** k)) for k in range(12)] + [("python", lambda: x + y)]
+reps = {key: calibrate(fn) for key, fn in cases}
+# Interleave the batches (one of each size per round), so that a burst of load from
+# something else on the machine spreads over all sizes instead of spoiling one.
+samples = {key: [] for key, _ in cases}
+for _ in range(REPEATS):
+    for key, fn in cases:
+        samples[key].append(per_call_us(fn, reps[key]))
+medians = {key: statistics.median(values) for key, values in samples.items()}
+sweep = [{"numel": key, "us": medians[key]} for key, _ in cases if key != "python"]
+python_us = medians["python"]
+
 
 small, large = sweep[0], sweep[-1]
 ops_per_s = 1e6 / small["us"]
 
 print(f"torch {torch.__version__}, {platform.machine()}, torch.set_num_threads({THREADS})")
-print(f"median of {REPEATS} timed batches per size, each batch about {BATCH_NS / 1e6:.0f} ms")
+print(f"median of {REPEATS} timed batches per size, each batch about {BATCH_NS / 1e6:.0f} ms,"
+      " sizes interleaved")
 print()
 print(f"  {'elements':>11}  {'time per add':>14}  {'vs 1 element':>12}  {'ns per element':>14}")
 for row in sweep:

@@ -9,6 +9,7 @@ history, and floating point. No timing: every line here should read the same on 
 import importlib.util
 import json
 import os
+import textwrap
 import warnings
 
 import torch
@@ -22,6 +23,7 @@ from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402  (after
 
 torch.manual_seed(0)
 ideas = {}
+print(f"Twelve ideas, checked on torch {torch.__version__}")
 
 
 def heading(number, title):
@@ -29,8 +31,25 @@ def heading(number, title):
     print(f"{number:>2}. {title}")
 
 
+LABEL = 40   # label column
+WIDTH = 76   # longest line with label and value side by side
+WRAP = 60    # long values and messages wrap here, to quote well on a page
+
+
 def show(label, value):
-    print(f"    {label:<52} {value}")
+    text = str(value)
+    if len(label) <= LABEL and 4 + LABEL + 1 + len(text) <= WIDTH:
+        print(f"    {label:<{LABEL}} {text}")
+    else:  # a long value goes on its own, indented lines
+        print(f"    {label}")
+        for line in textwrap.wrap(text, WRAP):
+            print(f"      {line}")
+
+
+def quote(text):
+    """A message from torch, wrapped and quoted."""
+    for line in textwrap.wrap(f'"{text}"', WRAP):
+        print(f"      {line}")
 
 
 # 1. A tensor is a view over storage.
@@ -48,7 +67,7 @@ except RuntimeError as err:
     view_error = str(err)
 show("t.t().view(6)", "RuntimeError" if view_error else "worked")
 if view_error:
-    print(f"      \"{view_error}\"")
+        quote(view_error)
 flat = tt.reshape(6)
 show("t.t().reshape(6) copied into new storage", flat.data_ptr() != t.data_ptr())
 ideas["views"] = {
@@ -139,8 +158,8 @@ with torch.autocast("cpu"):
 show("keys a CPU tensor carries", keys.replace("DispatchKeySet", ""))
 show("(x * 2).requires_grad, normal", (x * 2).requires_grad)
 show("(x * 2).requires_grad inside no_grad()", rg_inside)
-show("AutocastCPU layer switched off by default", asleep)
-show("AutocastCPU layer on inside autocast('cpu')", awake)
+show("AutocastCPU off by default", asleep)
+show("AutocastCPU on inside autocast('cpu')", awake)
 show("x @ x dtype inside autocast('cpu')", autocast_dtype)
 ideas["switches"] = {"keys": keys, "requires_grad_outside": True, "requires_grad_inside": rg_inside,
                      "grad_enabled_inside": grad_mode_inside, "autocast_asleep": asleep,
@@ -204,7 +223,7 @@ jit_warning = next((str(w.message) for w in caught if issubclass(w.category, Dep
                    None)
 show("torch.jit.script(...) warns", "yes" if jit_warning else "no")
 if jit_warning:
-    print(f"      \"{jit_warning}\"")
+        quote(jit_warning)
 ideas["python"] = {"randn_type": type(torch.randn).__name__, "jit_warning": jit_warning}
 
 # 9. Forward decides what backward must do.
@@ -216,8 +235,8 @@ f1 = torch.addmm(torch.zeros(4), plain, w).grad_fn
 f2 = torch.addmm(torch.zeros(4), tracked, w).grad_fn
 saved_plain = f1._saved_mat2 is not None
 saved_tracked = f2._saved_mat2 is not None
-show("addmm(b, x, w): w kept, x.requires_grad=False", saved_plain)
-show("addmm(b, x, w): w kept, x.requires_grad=True", saved_tracked)
+show("addmm(b, x, w) keeps w, x plain", saved_plain)
+show("addmm(b, x, w) keeps w, x requires grad", saved_tracked)
 ideas["forward_decides"] = {"mat2_saved_plain": saved_plain, "mat2_saved_tracked": saved_tracked}
 
 # 10. Shared bytes plus in-place writes cause the hardest problems.
@@ -225,7 +244,7 @@ heading(10, "Shared bytes plus in-place writes")
 base = torch.ones(4)
 window = base[:2]
 window.mul_(0)
-show("base = ones(4); base[:2].mul_(0); base is now", base.tolist())
+show("ones(4) after [:2].mul_(0)", base.tolist())
 p = torch.randn(3, requires_grad=True)
 s = p.sigmoid()  # sigmoid saves its output for backward
 s.mul_(2)        # ...which we then overwrite in place
@@ -234,14 +253,14 @@ try:
     inplace_error = None
 except RuntimeError as err:
     inplace_error = str(err).split(". Hint")[0]
-show("backward after overwriting a saved output", "RuntimeError" if inplace_error else "worked")
+show("backward after overwriting saved output", "RuntimeError" if inplace_error else "worked")
 if inplace_error:
-    print(f"      \"{inplace_error}\"")
+        quote(inplace_error)
 ideas["shared_bytes"] = {"base_after": base.tolist(), "inplace_error": inplace_error}
 
 # 11. The code keeps its history.
 heading(11, "The code keeps its history")
-show("TorchScript entry points still in torch._C", len(jit_names))
+show("_jit entries still in torch._C", len(jit_names))
 show("torch.compile present", hasattr(torch, "compile"))
 show("Tensor's compiled base class", torch.Tensor.__mro__[1].__qualname__)
 ideas["history"] = {"jit_entries": len(jit_names), "has_compile": hasattr(torch, "compile"),
@@ -257,16 +276,19 @@ order_a = torch.tensor([1e8, 1.0, -1e8]).sum().item()
 order_b = torch.tensor([1e8, -1e8, 1.0]).sum().item()
 show("(1e8 + 1) - 1e8 in float32", r32)
 show("(1e8 + 1) - 1e8 in float64", r64)
-show("sum([1e8, 1, -1e8]) vs sum([1e8, -1e8, 1]), float32", f"{order_a} vs {order_b}")
+show("sum([1e8, 1, -1e8]) in float32", order_a)
+show("sum([1e8, -1e8, 1]) in float32", order_b)
 show("float32 eps (gap after 1.0)", torch.finfo(torch.float32).eps)
 ideas["floating"] = {"float32": r32, "float64": r64, "order_a": order_a, "order_b": order_b,
                      "eps32": torch.finfo(torch.float32).eps}
 
 ops_now = len(torch._C._dispatch_get_all_op_names())
 print()
-print(f"(The op count is taken at import: by the end of this script it is {ops_now:,},"
-      " since torch registers more as parts of it load.)" if ops_now != len(OPS_AT_IMPORT)
-      else "(The op count did not change while this script ran.)")
+if ops_now != len(OPS_AT_IMPORT):
+    print(f"The op count above is taken at import. By the end of this script it is {ops_now:,}:")
+    print("torch registers more ops as more of it loads.")
+else:
+    print("The op count did not change while this script ran.")
 ideas["op_list"]["ops_at_end"] = ops_now
 
 print()
