@@ -27,6 +27,7 @@ class ProofData:
     data: dict
     provenance: dict
     stdout: str = ""
+    stderr: str = ""
 
 
 @dataclass

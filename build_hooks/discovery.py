@@ -67,11 +67,12 @@ def _options(tree: ast.Module, path: Path) -> dict:
         where = f"{path}:{node.lineno}"
         try:
             value = ast.literal_eval(node.value)
-        except ValueError as exc:
+        except ValueError:
             raise LdrError(
-                f"{where}: PROOF must be a literal dict (no names or calls): {exc}; "
-                'fix: write it like PROOF = {"timeout": 60, "parallel": False}'
-            ) from exc
+                f"{where}: PROOF must be a literal dict without names or calls, not "
+                f"{ast.unparse(node.value)}; fix: write it like "
+                'PROOF = {"timeout": 60, "parallel": False}'
+            ) from None
         if not isinstance(value, dict):
             raise LdrError(f"{where}: PROOF must be a dict, not {type(value).__name__}")
         for key, item in value.items():

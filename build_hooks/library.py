@@ -18,7 +18,7 @@ from .datalines import parse_output
 from .discovery import Proof, discover
 from .errors import DirectiveError
 from .pin import pinned_torch, public_version
-from .runner import Job, Runner, RunResult
+from .runner import Job, Runner, RunResult, shared_runner
 from .store import Corrupt, Failure, Record, Store, store_lock
 
 ACCELERATORS = ("cuda", "mps")
@@ -96,9 +96,11 @@ class Library:
     # -- state ---------------------------------------------------------------
     def refresh(self) -> None:
         self.proofs = discover(self.proofs_dir)
+        known = {d.message for d in self.diagnostics}
         for proof in self.proofs.values():
             for problem in proof.problems:
-                self.diagnostics.append(Diagnostic("warning", problem, proof=proof.name))
+                if problem not in known:
+                    self.diagnostics.append(Diagnostic("warning", problem, proof=proof.name))
 
     def target_device(self, proof: Proof, accelerator: str | None) -> str | None:
         """Where this proof is measured on this host (None: it cannot run here)."""
@@ -147,7 +149,7 @@ class Library:
     # -- running -------------------------------------------------------------
     def runner(self) -> Runner:
         if self._runner is None:
-            self._runner = Runner(self.python, self.pin, self.mode)
+            self._runner = shared_runner(self.python, self.pin, self.mode)
         return self._runner
 
     def plan(self, names: list[str] | None = None, force: bool = False) -> list[Proof]:
@@ -165,6 +167,7 @@ class Library:
             on_start: Callable[[Proof], None] | None = None,
             on_done: Callable[[Proof, RunResult, Record], None] | None = None) -> list[RunResult]:
         """Run what is stale (or everything selected, with ``force``) and record it."""
+        self.refresh()
         if not self.plan(names, force):
             return []
         with store_lock(self.lock_path):
@@ -234,6 +237,7 @@ class Library:
         )
 
     def close(self) -> None:
+        """Stop the proof host (it is shared; the next run starts a fresh one)."""
         if self._runner is not None:
             self._runner.close()
             self._runner = None
@@ -272,5 +276,6 @@ class Library:
                     "accelerator": proof.accelerator,
                 },
                 stdout="\n".join(item.stdout),
+                stderr="\n".join(item.stderr),
             )
         return out

@@ -69,6 +69,8 @@ class LdrState:
     def begin_build(self) -> None:
         self._cache.clear()
         self._checked.clear()
+        if self._library is not None:
+            self._library.refresh()
 
     def begin_page(self, page: str | None, page_url: str | None = None, line_offset: int = 0) -> None:
         self.page, self.page_url, self.line_offset = page, page_url, line_offset
@@ -261,6 +263,7 @@ class _ValuePattern(InlineProcessor):
         el = etree.Element("a", {
             "class": "ldr-value", "href": state.card_href(item.name),
             "data-proof": item.name, "data-key": m.group("key"),
+            "data-format": (m.group("fmt") or "").strip(),
             "title": f"{item.name}: {detail} (torch {p['torch']}, {p['device']}, {p['measured_at']})",
         })
         el.text = text

@@ -23,7 +23,6 @@ from mkdocs.structure.files import File
 from .errors import LdrError
 from .library import Library
 from .markdown import LdrExtension, LdrState, custom_fences
-from .runner import shared_runner
 
 log = get_plugin_logger("ldr")
 CARD = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*proof[ \t]*\n[ \t]*(?:name:[ \t]*)?([a-z][a-z0-9_]*)[ \t]*\n", re.M)
@@ -49,7 +48,6 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             self.library = Library(root, self.config.python, mode, self.config.jobs)
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
-        self.library._runner = shared_runner(self.library.python, self.library.pin, mode)
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
         extensions = config.markdown_extensions
         for name in ("attr_list", "pymdownx.superfences"):

@@ -114,7 +114,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str)
         parts.append(output_block(primary))
     elif primary is not None:
         tail = (primary.provenance.get("failure") or {}).get("stderr_tail") or []
-        stderr = "\n".join(tail) or "\n".join(primary.stdout.splitlines()[-12:])
+        stderr = "\n".join(tail) or "\n".join((primary.stderr or primary.stdout).splitlines()[-12:])
         if stderr:
             parts.append(f'<pre class="ldr-proof__traceback"><code>{escape(stderr)}</code></pre>')
     for device_class in ("cpu", "cuda", "mps"):

@@ -1,0 +1,144 @@
+"""End to end: real `mkdocs build --strict` runs on a project in tmp_path."""
+
+import json
+import subprocess
+import sys
+
+PAGE = """\
+# Costs
+
+The fixed cost is {{ cost.DATA.us | .1f }} us.
+
+```proof-output
+proof: cost
+grep: "per op"
+```
+
+## The card
+
+```proof
+cost
+```
+"""
+
+
+def git(project, *args):
+    return subprocess.run(["git", *args], cwd=project.root, capture_output=True, text=True, check=True).stdout
+
+
+def setup_two(project):
+    project.proof("cost", 'import json\nprint("0.5 us per op")\nprint("DATA=" + json.dumps({"us": 0.512}))\n')
+    project.proof("other", 'print("other")\n')
+    project.page("index.md", PAGE)
+    (project.root / ".gitignore").write_text("site/\n.cache/\n")
+
+
+def test_strict_build_then_a_warm_build_that_runs_nothing(project):
+    setup_two(project)
+    first = project.build()
+    assert first.returncode == 0, first.stderr
+    assert "running 2 proof(s): cost, other" in first.stderr
+    html = project.html()
+    assert 'id="proof-cost"' in html and ">0.5<" in html and "0.5 us per op" in html
+    assert (project.root / "site" / "proofs" / "cost.py").read_bytes() == \
+        (project.root / "proofs" / "cost.py").read_bytes()
+    assert 'href="proofs/cost.py" download="cost.py"' in html
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "first")
+    second = project.build()
+    assert second.returncode == 0, second.stderr
+    assert "running" not in second.stderr
+    assert git(project, "status", "--porcelain") == ""
+
+
+def test_editing_one_proof_reruns_that_proof_alone(project):
+    setup_two(project)
+    assert project.build().returncode == 0
+    other_before = project.record("other").read_text()
+    project.proof("cost", 'import json\nprint("0.7 us per op")\nprint("DATA=" + json.dumps({"us": 0.7}))\n')
+    result = project.build()
+    assert result.returncode == 0, result.stderr
+    assert "running 1 proof(s): cost" in result.stderr
+    assert project.record("other").read_text() == other_before
+    assert ">0.7<" in project.html() and "0.7 us per op" in project.html()
+
+
+def test_failing_proof_warns_and_fails_strict_but_keeps_the_good_output(project):
+    setup_two(project)
+    assert project.build().returncode == 0
+    project.proof("cost", 'print("starting")\nraise KeyError("dispatch key")\n')
+    strict = project.build()
+    assert strict.returncode == 1
+    assert "docs/index.md: proof cost (cpu) failed under torch 2.13.0" in strict.stderr
+    assert "exited with status 1" in strict.stderr and "KeyError: 'dispatch key'" in strict.stderr
+    relaxed = project.build(strict=False)
+    assert relaxed.returncode == 0
+    html = project.html()
+    assert "0.5 us per op" in html and "Stale: failed under torch 2.13.0" in html
+    record = json.loads(project.record("cost").read_text())
+    assert record["data"] == {"DATA": {"us": 0.512}} and record["failure"]["returncode"] == 1
+
+
+def test_unknown_key_is_a_build_error_naming_page_and_line(project):
+    setup_two(project)
+    project.page("index.md", PAGE.replace("DATA.us", "DATA.usec"))
+    result = project.build(strict=False)
+    assert result.returncode == 1
+    assert "docs/index.md:3: proof cost has no data key 'DATA.usec'" in result.stderr
+
+
+def test_line_numbers_count_front_matter(project):
+    setup_two(project)
+    project.page("index.md", "---\ntitle: Costs\n---\n\n" + PAGE.replace("{{ cost.DATA.us", "{{ nope.DATA.us"))
+    result = project.build(strict=False)
+    assert "docs/index.md:7: unknown proof 'nope'" in result.stderr
+
+
+def test_cards_on_other_pages_are_linked(project):
+    setup_two(project)
+    project.page("notes.md", "# Notes\n\nSee {{ cost.DATA.us | .2f }} us.\n")
+    assert project.build().returncode == 0
+    assert 'href="../#proof-cost"' in project.html("notes")
+
+
+def test_torch_mismatch_stops_the_build_with_the_fix(project, tmp_path):
+    setup_two(project)
+    fake = tmp_path / "fake"
+    (fake / "torch").mkdir(parents=True)
+    (fake / "torch" / "__init__.py").write_text("__version__ = '2.11.0'\n")
+    wrapper = tmp_path / "py"
+    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} \"$@\"\n")
+    wrapper.chmod(0o755)
+    config = project.root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  - ldr\n", f"  - ldr:\n      python: {wrapper}\n"))
+    result = project.build()
+    assert result.returncode == 1
+    assert "proofs must run under torch 2.13.0" in result.stderr and "has torch 2.11.0" in result.stderr
+
+
+def test_cli_status_check_and_run(project):
+    setup_two(project)
+    check = project.ldr("check")
+    assert check.returncode == 1 and "cost (cpu): missing: no record" in check.stderr
+    run = project.ldr("run", "cost")
+    assert run.returncode == 0 and "ok     cost" in run.stderr
+    status = json.loads(project.ldr("status", "--json").stdout)
+    assert status["format"] == 1 and status["pin"] == "2.13.0"
+    by_name = {p["name"]: p for p in status["proofs"]}
+    assert by_name["cost"]["state"] == "fresh" and by_name["other"]["state"] == "missing"
+    record = by_name["cost"]["records"][0]
+    assert record["device_class"] == "cpu" and record["data_keys"] == ["DATA"]
+    assert record["path"] == "proofs/_results/cost.cpu.json"
+    assert project.ldr("run").returncode == 0
+    assert project.ldr("check").returncode == 0
+    again = project.ldr("run")
+    assert "Nothing to run" in again.stderr
+    bad = project.ldr("run", "nope")
+    assert bad.returncode == 2 and "unknown proof nope" in bad.stderr
+    project.proof("cost", 'raise SystemExit(5)\n')
+    failed = project.ldr("run")
+    assert failed.returncode == 1 and "exited with status 5" in failed.stderr
+    cost = next(p for p in json.loads(project.ldr("status", "--json").stdout)["proofs"] if p["name"] == "cost")
+    assert cost["state"] == "stale" and cost["records"][0]["failure"]["message"] == "exited with status 5"
+    assert project.ldr("check").returncode == 1

@@ -1,0 +1,120 @@
+"""Directive rendering on small cases, with exact HTML where the output is ours alone."""
+
+import json
+import re
+
+import pytest
+from pymdownx.superfences import SuperFencesException
+
+from build_hooks.errors import DirectiveError
+
+TOLL = """
+    import json
+    print("1 element:   0.50 us per add")
+    print("4M elements: 300.00 us per add")
+    print("TOLL=" + json.dumps({"small_us": 0.5012, "rate": 1995210.0, "sizes": [1, 4]}))
+    print("<script>alert(1)</script>")
+"""
+
+
+@pytest.fixture
+def toll(project):
+    project.proof("toll", TOLL, doc="The toll.\n\nEvery op pays it.")
+    return project
+
+
+def provenance(project, name="toll"):
+    record = json.loads(project.record(name).read_text())
+    return f"torch {record['torch']}, {record['device']}, {record['measured_at'][:10]}"
+
+
+def test_inline_value_exact(toll, md):
+    html = md("A toll of {{ toll.TOLL.small_us | .2f }} us, {{ toll.TOLL.rate | words }} ops/s.\n")
+    where = provenance(toll)
+    assert html == (
+        '<p>A toll of <a class="ldr-value" data-format=".2f" data-key="TOLL.small_us" '
+        f'data-proof="toll" href="#proof-toll" title="toll: TOLL.small_us = 0.5012 ({where})">0.50</a> us, '
+        '<a class="ldr-value" data-format="words" data-key="TOLL.rate" data-proof="toll" '
+        f'href="#proof-toll" title="toll: TOLL.rate = 1995210.0 ({where})">2.0 million</a> ops/s.</p>'
+    )
+
+
+def test_value_in_code_span_is_left_alone(toll, md):
+    assert md("`{{ toll.TOLL.small_us }}`") == "<p><code>{{ toll.TOLL.small_us }}</code></p>"
+
+
+def test_excerpt_exact(toll, md):
+    record = json.loads(toll.record("toll").read_text()) if toll.record("toll").exists() else None
+    html = md('```proof-output\nproof: toll\ngrep: "4M"\n```\n')
+    record = json.loads(toll.record("toll").read_text())
+    assert html == (
+        '<figure class="ldr-excerpt" data-proof="toll"><pre><code>4M elements: 300.00 us per add</code></pre>'
+        '<figcaption>Output of <a href="#proof-toll">proof <code>toll</code></a> · torch '
+        f"{record['torch']} · {record['device']}</figcaption></figure>"
+    )
+
+
+def test_excerpt_by_line_numbers_skips_data_lines(toll, md):
+    html = md('```proof-output\nproof: toll\nlines: "2-3"\n```\n')
+    assert "<pre><code>4M elements: 300.00 us per add\n&lt;script&gt;alert(1)&lt;/script&gt;</code></pre>" in html
+
+
+def test_card_parts(toll, md):
+    html = md("```proof\ntoll\n```\n")
+    assert html.startswith('<section class="ldr-proof" id="proof-toll" data-proof="toll" data-device="cpu" '
+                           'aria-labelledby="proof-toll-title">')
+    assert ('<p class="ldr-proof__title" id="proof-toll-title"><a class="ldr-proof__anchor" '
+            'href="#proof-toll">The toll</a></p>') in html
+    assert '<p class="ldr-proof__purpose">Every op pays it.</p>' in html
+    assert ('<pre class="ldr-proof__output"><code>1 element:   0.50 us per add\n4M elements: 300.00 us per add\n'
+            '&lt;script&gt;alert(1)&lt;/script&gt;</code></pre>') in html
+    assert "TOLL=" not in html.split("ldr-proof__source")[0], "data lines must not show in the output"
+    assert "<script>" not in html
+    lines = len((toll.root / "proofs" / "toll.py").read_text().splitlines())
+    assert ('<details class="ldr-proof__source"><summary>Source: <code>proofs/toll.py</code> · '
+            f'{lines} lines</summary>') in html
+    assert '<a class="ldr-proof__download" href="proofs/toll.py" download="toll.py">Download and run it</a>' in html
+    assert re.search(r'<p class="ldr-proof__provenance">torch 2\.13\.0 · <span class="ldr-proof__device">cpu: .+'
+                     r'</span> · Python 3\.\d+\.\d+ · Linux \w+ · measured <time datetime="\d{4}-\d\d-\d\d">', html)
+    assert "ldr-proof__notice" not in html
+
+
+def errors(md, text, page="chapter.md"):
+    # Fences must raise SuperFencesException, or superfences would swallow the error.
+    with pytest.raises((DirectiveError, SuperFencesException)) as info:
+        md(text, page=page)
+    return str(info.value)
+
+
+def test_unknown_proof_names_page_and_line(toll, md):
+    message = errors(md, "# T\n\nintro\n\nA {{ nope.TOLL.small_us }} here.\n")
+    assert message.startswith("docs/chapter.md:5: unknown proof 'nope'") and "known proofs: toll" in message
+
+
+def test_unknown_key_names_page_line_and_known_keys(toll, md):
+    message = errors(md, "Line one.\n\nThe {{ toll.TOLL.smal_us | .2f }} toll.\n")
+    assert message.startswith("docs/chapter.md:3: proof toll has no data key 'TOLL.smal_us'")
+    assert "known keys: TOLL.small_us, TOLL.rate, TOLL.sizes.0" in message
+
+
+def test_unknown_proof_in_a_card_names_page_and_line(toll, md):
+    message = errors(md, "# T\n\n```proof\nmissing_one\n```\n")
+    assert message.startswith("docs/chapter.md:3: unknown proof 'missing_one'")
+
+
+def test_excerpt_errors(toll, md):
+    assert "docs/chapter.md:1: no output line contains 'absent'" in errors(
+        md, '```proof-output\nproof: toll\ngrep: "absent"\n```\n')
+    assert "lines: 7-9 is out of range: the output has 3 visible lines" in errors(
+        md, '```proof-output\nproof: toll\nlines: "7-9"\n```\n')
+    assert "needs `lines:" in errors(md, "```proof-output\nproof: toll\n```\n")
+
+
+def test_bad_format_and_bad_yaml(toll, md):
+    assert "format 'words' needs a number" in errors(md, "{{ toll.TOLL.sizes | words }}\n")
+    assert "not valid YAML" in errors(md, "```proof-output\nproof: [toll\n```\n")
+
+
+def test_device_selection(toll, md):
+    assert "proof toll has no cuda record; recorded: cpu" in errors(md, "{{ toll@cuda.TOLL.small_us }}\n")
+    assert ">0.5012<" in md("{{ toll@cpu.TOLL.small_us }}\n")

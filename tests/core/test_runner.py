@@ -1,0 +1,178 @@
+"""The proof host: each failure kind, scheduling, and the torch pin check."""
+
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+
+from build_hooks.errors import PinError
+from build_hooks.runner import Job, Runner, shared_runner
+
+PIN = "2.13.0"
+
+
+@pytest.fixture(scope="module")
+def runner():
+    return shared_runner(None, PIN, None)
+
+
+def script(tmp_path, name, body):
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def run_one(runner, path, timeout=20.0, cap=1 << 20):
+    return runner.run([Job(path.stem, path, timeout, cap)])[0]
+
+
+def test_ok_runs_in_a_fresh_temporary_folder(runner, tmp_path):
+    path = script(tmp_path, "where", """
+        import os, sys, torch
+        open("scratch.txt", "w").write("x")
+        print(os.getcwd())
+        print(sys.argv[0])
+        print(__name__)
+        print(torch.ones(2).sum().item())
+    """)
+    result = run_one(runner, path)
+    cwd, argv0, name, total = result.stdout.splitlines()
+    assert result.status == "ok" and result.returncode == 0
+    assert cwd != str(tmp_path) and "ldr-where-" in cwd and not os.path.exists(cwd)
+    assert (argv0, name, total) == (str(path), "__main__", "2.0")
+
+
+def test_crash_keeps_the_traceback(runner, tmp_path):
+    result = run_one(runner, script(tmp_path, "crash", "print('before')\nraise ValueError('boom')\n"))
+    assert (result.status, result.returncode, result.signal) == ("failed", 1, None)
+    assert result.stdout == "before\n"
+    assert "Traceback" in result.stderr and result.stderr.rstrip().endswith("ValueError: boom")
+    assert result.describe() == "exited with status 1"
+
+
+def test_exit_code_is_kept(runner, tmp_path):
+    result = run_one(runner, script(tmp_path, "exit3", "import sys\nsys.exit(3)\n"))
+    assert (result.status, result.returncode) == ("failed", 3)
+
+
+def test_timeout_kills_the_proof_and_its_children(runner, tmp_path):
+    marker = tmp_path / "child-alive"
+    path = script(tmp_path, "slow", f"""
+        import subprocess, sys, time
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3); open({str(marker)!r}, 'w')"])
+        print("started", flush=True)
+        time.sleep(60)
+    """)
+    result = run_one(runner, path, timeout=1.0)
+    assert result.status == "timeout" and result.signal == 9
+    assert 1.0 <= result.wall_s < 5 and result.stdout == "started\n"
+    assert result.describe().startswith("timed out after")
+    import time
+    time.sleep(3.5)
+    assert not marker.exists(), "a grandchild of a timed-out proof survived"
+
+
+def test_huge_output_is_capped(runner, tmp_path):
+    result = run_one(runner, script(tmp_path, "huge", "import sys\nwhile True: sys.stdout.write('y' * 65536)\n"),
+                     cap=100_000)
+    assert result.status == "output-limit"
+    assert len(result.stdout) + len(result.stderr) <= 100_000
+
+
+def test_non_utf8_bytes_become_visible_escapes(runner, tmp_path):
+    path = script(tmp_path, "bytes", "import sys\nsys.stdout.buffer.write(b'caf\\xe9 \\xff ok\\n')\n")
+    result = run_one(runner, path)
+    assert result.status == "ok" and result.stdout == "caf\\xe9 \\xff ok\n"
+
+
+def test_killed_process(runner, tmp_path):
+    result = run_one(runner, script(tmp_path, "killed", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"))
+    assert (result.status, result.signal, result.returncode) == ("killed", 9, None)
+    assert result.describe() == "was killed by signal 9"
+
+
+def test_stderr_is_captured_separately(runner, tmp_path):
+    result = run_one(runner, script(tmp_path, "err", "import sys\nprint('out')\nprint('warn', file=sys.stderr)\n"))
+    assert (result.stdout, result.stderr) == ("out\n", "warn\n")
+
+
+def test_timing_proofs_never_overlap_and_parallel_ones_may(runner, tmp_path):
+    log = tmp_path / "log"
+    body = f"""
+        import os, time
+        start = time.monotonic()
+        time.sleep(1.0)
+        with open({str(log)!r}, "a") as f:
+            f.write(f"{{os.path.basename(__file__)}} {{start}} {{time.monotonic()}}\\n")
+    """
+    jobs = [Job(f"s{i}", script(tmp_path, f"s{i}", body), 20, 1 << 16, parallel=False) for i in range(3)]
+    jobs += [Job(f"p{i}", script(tmp_path, f"p{i}", body), 20, 1 << 16, parallel=True) for i in range(2)]
+    results = runner.run(jobs, slots=2)
+    assert [r.name for r in results] == ["s0", "s1", "s2", "p0", "p1"]
+    spans = {}
+    for line in log.read_text().splitlines():
+        name, start, end = line.split()
+        spans[name[:-3]] = (float(start), float(end))
+
+    def overlap(a, b):
+        return spans[a][0] < spans[b][1] and spans[b][0] < spans[a][1]
+
+    for serial in ("s0", "s1", "s2"):
+        assert not any(overlap(serial, other) for other in spans if other != serial)
+    assert overlap("p0", "p1")
+
+
+def fake_interpreter(tmp_path, version):
+    fake = tmp_path / "fake"
+    (fake / "torch").mkdir(parents=True)
+    (fake / "torch" / "__init__.py").write_text(f"__version__ = {version!r}\n")
+    wrapper = tmp_path / "python-with-other-torch"
+    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} \"$@\"\n")
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def test_torch_mismatch_names_both_versions_and_the_fix(tmp_path):
+    python = fake_interpreter(tmp_path, "2.12.0+cpu")
+    with pytest.raises(PinError) as info:
+        Runner(python, PIN).start()
+    message = str(info.value)
+    assert "2.13.0" in message and "2.12.0+cpu" in message and f"pip install torch=={PIN}" in message
+
+
+def test_local_build_tag_matches_the_pin(tmp_path):
+    runner = Runner(fake_interpreter(tmp_path, "2.13.0+cu130"), PIN)
+    try:
+        assert runner.start()["torch"] == "2.13.0+cu130"
+    finally:
+        runner.close()
+
+
+def test_missing_torch_is_a_clear_error(tmp_path):
+    fake = tmp_path / "broken"
+    (fake / "torch").mkdir(parents=True)
+    (fake / "torch" / "__init__.py").write_text("raise ImportError('no torch here')\n")
+    wrapper = tmp_path / "py"
+    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} \"$@\"\n")
+    wrapper.chmod(0o755)
+    with pytest.raises(PinError, match="cannot import torch.*no torch here"):
+        Runner(str(wrapper), PIN).start()
+
+
+def test_spawn_mode_gives_the_same_results(tmp_path):
+    runner = Runner(None, PIN, "spawn")
+    try:
+        ok = run_one(runner, script(tmp_path, "ok", "print('hi')\nprint('D=' + '[1]')\n"))
+        bad = run_one(runner, script(tmp_path, "bad", "raise SystemExit(4)\n"))
+    finally:
+        runner.close()
+    assert (ok.status, ok.stdout) == ("ok", "hi\nD=[1]\n")
+    assert (bad.status, bad.returncode) == ("failed", 4)
+
+
+def test_probe_reports_this_machine(runner):
+    probe = runner.probe()
+    assert probe["torch"].startswith(PIN) and probe["python"] == sys.version.split()[0]
+    assert probe["cpu"] and json.dumps(probe)
