@@ -3,6 +3,9 @@
 ``theme/data/reading-lines.yml`` lists the twelve parts (stations) and three reading lines with
 their stops. Parts run top to bottom; each line is a vertical track on its own lane; a line stops
 where it has a station dot; a part where lines meet is an interchange. Stations link to parts.
+
+Station links use ``xlink:href``: mkdocs-material's instant navigation rewrites every ``[href]``
+by assigning ``el.href``, which throws on SVG anchors (their ``href`` is read-only).
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ def render_map(doc: dict, link) -> str:
         marks += "".join(f'<circle class="ldr-metro__stop" cx="{lane_x[i]}" cy="{y}" r="4.5"/>' for i in serving)
         names = ", ".join(str(lines[i]["name"]) for i in serving) or "no reading line"
         out.append(
-            f'<a class="ldr-metro__station" href="{esc(link(p["page"]), quote=True)}" data-part="{n}">'
+            f'<a class="ldr-metro__station" xlink:href="{esc(link(p["page"]), quote=True)}" data-part="{n}">'
             f'<title>Part {n}: {esc(str(p["title"]))}. On {esc(names)}.</title>{marks}'
             f'<text x="{label_x}" y="{y + 5}"><tspan class="ldr-metro__num">{n:02d}</tspan> {esc(str(p["title"]))}</text></a>')
     out.append("</svg>")

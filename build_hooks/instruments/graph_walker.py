@@ -74,7 +74,9 @@ def shape_text(shape) -> str:
 
 def render_svg(root: int, nodes: list[dict]) -> str:
     pos, nw, width, height = layout(root, nodes)
+    # natural size where it fits, scaled down to 70% at most, then the figure scrolls
     parts = [f'<svg class="ldr-plot ldr-graph" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
+             f'style="max-width:{width:.0f}px;min-width:{0.7 * width:.0f}px" '
              f'aria-label="Autograd graph of {len(nodes)} nodes, from the loss at the top to the leaves at the bottom">']
     for n in nodes:
         x, y = pos[n["id"]]

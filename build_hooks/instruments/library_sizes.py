@@ -10,7 +10,7 @@ from ..errors import DirectiveError
 from ._common import attr, esc, instrument_root, need, num, primary
 
 DEFAULT_PROOF = "where_code_lives"
-W, ROW, PAD, RIGHT = 640, 22, 8, 78
+W, ROW, PAD, RIGHT = 480, 22, 8, 64
 CHAR_W = 6.4
 
 

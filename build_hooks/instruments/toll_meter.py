@@ -12,8 +12,8 @@ from ..errors import DirectiveError
 from ._common import attr, esc, fmt, instrument_root, log_scale, need, nice_decades, num, primary
 
 DEFAULT_PROOF = "dispatch_cost"
-W, H = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 58, 18, 18, 46
+W, H = 480, 270
+LEFT, RIGHT, TOP, BOTTOM = 52, 14, 16, 44
 
 
 def size_label(n: int) -> str:

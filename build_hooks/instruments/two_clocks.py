@@ -12,7 +12,7 @@ from ._common import attr, esc, fmt, instrument_root, need, num, primary
 
 DEFAULT_PROOF = "two_clocks"
 MODE_LABELS = {"never": "never read", "end": "read once at the end", "every_step": "read every step"}
-W, LEFT, RIGHT, TOP, ROW = 640, 150, 70, 26, 52
+W, LEFT, RIGHT, TOP, ROW = 480, 128, 64, 26, 50
 
 
 def _reads(data: dict, proof: str) -> list[dict]:

@@ -1,0 +1,160 @@
+"""Each instrument draws one mark per data point and shows exactly the record's numbers."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from conftest import fixture_record, record
+
+PART0 = "theme-check/part-00-the-map/"
+
+
+def root(kind: str) -> str:
+    return f".ldr-instrument[data-instrument='{kind}']"
+
+
+def readout(page, kind: str) -> dict:
+    return page.eval_on_selector_all(
+        f"{root(kind)} output[data-key]",
+        "els => Object.fromEntries(els.map(o => [o.dataset.key, [o.dataset.value, o.textContent]]))")
+
+
+def embedded(page, kind: str) -> dict:
+    return json.loads(page.eval_on_selector(f"{root(kind)} script", "s => s.textContent"))[0]
+
+
+def fmt(v: float, digits: int = 3) -> str:
+    """What the readouts print (ldr.fmt in theme/assets/js/ldr-common.js)."""
+    if v == 0:
+        return "0"
+    dec = max(0, digits - 1 - math.floor(math.log10(abs(v))))
+    return f"{round(v):,}" if dec == 0 and abs(v) >= 1e4 else f"{v:.{dec}f}"
+
+
+def close_text(shown: str, value: float):
+    assert shown.replace(",", "").rstrip("%") == fmt(value).replace(",", "") or \
+        math.isclose(float(shown.replace(",", "").rstrip("%")), value, rel_tol=5e-3), (shown, value)
+
+
+@pytest.fixture
+def part0(project_site, open_page):
+    page, watch = open_page(project_site.url(PART0))
+    page.wait_for_function("() => document.querySelectorAll('.ldr-instrument[data-ldr-ready]').length === 4")
+    yield page
+    watch.check()
+
+
+@pytest.mark.parametrize("kind,proof", [("toll-meter", "dispatch_cost"), ("two-clocks", "two_clocks"),
+                                        ("graph-walker", "autograd_graph"), ("library-sizes", "where_code_lives")])
+def test_embedded_record_is_the_committed_record(part0, kind, proof):
+    payload = embedded(part0, kind)
+    assert payload["proof"] == proof
+    assert payload["data"] == record(proof)
+    line = part0.text_content(f"{root(kind)} .ldr-provenance")
+    assert proof in line and "torch 2.13.0" in line
+    assert part0.get_attribute(f"{root(kind)} .ldr-provenance a", "href").endswith((f"#proof-{proof}", f"{proof}.py"))
+
+
+def test_toll_meter(part0):
+    data = record("dispatch_cost")
+    sweep, small = data["SWEEP"], data["TOLL"]["small_us"]
+    assert part0.locator(f"{root('toll-meter')} .ldr-mark").count() == len(sweep) == 12
+    slider = part0.locator(f"{root('toll-meter')} input[type=range]")
+    slider.focus()
+    part0.keyboard.press("Home")
+    for i, point in enumerate(sweep):
+        if i:
+            part0.keyboard.press("ArrowRight")
+        shown = readout(part0, "toll-meter")
+        assert int(shown["numel"][0]) == point["numel"]
+        assert float(shown["us"][0]) == point["us"]
+        assert math.isclose(float(shown["fixed_share"][0]), min(1, small / point["us"]), rel_tol=1e-12)
+        assert math.isclose(float(shown["ops_per_s"][0]), 1e6 / point["us"], rel_tol=1e-12)
+        close_text(shown["us"][1], point["us"])
+        close_text(shown["fixed_share"][1], 100 * min(1, small / point["us"]))
+        close_text(shown["ops_per_s"][1], 1e6 / point["us"])
+        current = part0.eval_on_selector_all(f"{root('toll-meter')} .ldr-mark--current", "els => els.map(e => e.dataset.i)")
+        assert current == [str(i)]
+    # the pointer picks the nearest size too
+    box = part0.locator(f"{root('toll-meter')} .ldr-mark[data-i='3']").bounding_box()
+    part0.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert int(readout(part0, "toll-meter")["numel"][0]) == sweep[3]["numel"]
+
+
+def check_two_clocks(page, data: dict, clocks: int):
+    reads = data["READS"]
+    base = root("two-clocks")
+    assert page.locator(f"{base} .ldr-mark").count() == len(reads) == 3
+    assert page.locator(f"{base} .ldr-bar--device").count() == (len(reads) if clocks == 2 else 0)
+    for i, row in enumerate(reads):
+        page.click(f"{base} .ldr-button[data-i='{i}']")
+        shown = readout(page, "two-clocks")
+        assert float(shown["python_ms"][0]) == row["python_ms"]
+        close_text(shown["python_ms"][1], row["python_ms"])
+        if clocks == 2:
+            assert float(shown["done_ms"][0]) == row["done_ms"]
+            assert math.isclose(float(shown["free_ms"][0]), max(0, row["done_ms"] - row["python_ms"]), abs_tol=1e-12)
+        else:
+            assert "done_ms" not in shown
+        assert page.get_attribute(f"{base} .ldr-button[data-i='{i}']", "aria-pressed") == "true"
+
+
+def test_two_clocks_cpu_record_says_one_clock(part0):
+    assert "Only a CPU record exists" in part0.text_content(root("two-clocks"))
+    check_two_clocks(part0, record("two_clocks"), clocks=1)
+
+
+def test_two_clocks_with_an_accelerator_record(fixture_site, open_page):
+    page, watch = open_page(fixture_site.url("part-00-the-map/"))
+    page.wait_for_function("() => document.querySelector('.ldr-instrument[data-instrument=two-clocks][data-ldr-ready]')")
+    assert "Only a CPU record" not in page.text_content(root("two-clocks"))
+    assert embedded(page, "two-clocks")["data"] == fixture_record("two_clocks", "cuda")
+    check_two_clocks(page, fixture_record("two_clocks", "cuda"), clocks=2)
+    watch.check()
+
+
+def test_graph_walker(part0):
+    data = record("autograd_graph")
+    nodes = data["GRAPH"]["nodes"]
+    base = root("graph-walker")
+    assert part0.locator(f"{base} .ldr-mark").count() == len(nodes)
+    part0.click(f"{base} [data-step='first']")
+    for i, node in enumerate(nodes):
+        if i:
+            part0.keyboard.press("ArrowRight")
+        shown = readout(part0, "graph-walker")
+        assert shown["name"][0] == node["name"] and int(shown["step"][0]) == i + 1
+        saved = part0.eval_on_selector_all(f"{base} .ldr-walker__detail li", "els => els.map(e => e.dataset.saved)")
+        assert saved == [s["name"] for s in node["saved"]]
+        current = part0.eval_on_selector_all(f"{base} .ldr-mark--current", "els => els.map(e => e.dataset.id)")
+        assert current == [str(node["id"])]
+    part0.keyboard.press("Home")
+    assert readout(part0, "graph-walker")["name"][0] == nodes[0]["name"]
+
+
+def test_library_sizes(part0):
+    files = record("where_code_lives")["LIBRARIES"]["files"]
+    total = record("where_code_lives")["LIBRARIES"]["total_bytes"]
+    base = root("library-sizes")
+    assert part0.locator(f"{base} .ldr-mark").count() == len(files)
+    part0.focus(f"{base} .ldr-mark[data-i='0']")
+    for i, f in enumerate(files):
+        if i:
+            part0.keyboard.press("ArrowDown")
+        shown = readout(part0, "library-sizes")
+        assert shown["name"][0] == f["name"] and shown["folder"][0] == f["folder"]
+        assert int(shown["bytes"][0]) == f["bytes"] and shown["bytes"][1] == f"{f['bytes']:,}"
+        assert math.isclose(float(shown["share"][0]), f["bytes"] / total, rel_tol=1e-12)
+
+
+def test_instruments_mount_after_instant_navigation(project_site, open_page):
+    page, watch = open_page(project_site.url("theme-check/"))
+    page.evaluate("() => { window.__ldrSamePage = true; }")
+    page.click("a.md-nav__link[href$='part-00-the-map/']")
+    page.wait_for_function("() => document.querySelectorAll('.ldr-instrument[data-ldr-ready]').length === 4")
+    assert page.evaluate("() => window.__ldrSamePage === true")
+    assert page.locator(f"{root('toll-meter')} .ldr-mark").count() == 12
+    watch.check()

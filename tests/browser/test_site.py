@@ -1,0 +1,97 @@
+"""Whole-site checks: the palette follows the scheme toggle, nothing leaves localhost, no console
+errors, the home page's reading lines, and screenshots of Part 0 to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urljoin
+
+from conftest import SCREENSHOTS
+
+PALETTE = ["--ldr-subject", "--ldr-subject-soft", "--ldr-ink", "--ldr-ink-soft", "--ldr-context",
+           "--ldr-context-soft", "--ldr-paper"]
+
+
+def tokens(page) -> dict:
+    return page.evaluate("names => { const s = getComputedStyle(document.body); "
+                         "return Object.fromEntries(names.map(n => [n, s.getPropertyValue(n).trim()])); }", PALETTE)
+
+
+def toggle_scheme(page, to: str):
+    target = "__palette_1" if to == "slate" else "__palette_0"
+    page.click(f"label[for='{target}']:visible")
+    page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') === s", arg=to)
+
+
+def test_scheme_toggle_changes_the_palette(project_site, open_page):
+    page, watch = open_page(project_site.url("theme-check/part-00-the-map/"))
+    light = tokens(page)
+    assert light["--ldr-subject"] == "#b4420a" and all(light.values())
+    toggle_scheme(page, "slate")
+    dark = tokens(page)
+    assert dark["--ldr-subject"] == "#fb923c"
+    assert all(dark[n] != light[n] for n in PALETTE)
+    fill = page.eval_on_selector(".ldr-instrument[data-instrument=toll-meter] .ldr-mark--current",
+                                 "e => getComputedStyle(e).fill")
+    assert fill == "rgb(251, 146, 60)"
+    toggle_scheme(page, "default")
+    assert tokens(page) == light
+    watch.check()
+
+
+def site_pages(site) -> list[str]:
+    folder = Path(site.server.RequestHandlerClass.keywords["directory"])
+    return sorted(str(p.relative_to(folder).parent).replace(".", "") for p in folder.rglob("index.html")
+                  if "assets" not in p.parts)
+
+
+def test_no_request_leaves_localhost_and_no_console_errors(project_site, open_page):
+    pages = site_pages(project_site)
+    assert any(p.startswith("theme-check") for p in pages)
+    for path in pages:
+        page, watch = open_page(project_site.url(path + "/" if path else ""))
+        page.wait_for_load_state("networkidle")
+        page.mouse.wheel(0, 4000)  # let lazy things load
+        page.wait_for_timeout(100)
+        assert watch.requests, path
+        watch.check()
+        page.context.close()
+
+
+def test_reading_lines_link_every_part(project_site, open_page):
+    page, watch = open_page(project_site.url("theme-check/"))
+    hrefs = page.eval_on_selector_all(".ldr-metro__station", "els => els.map(a => a.getAttribute('xlink:href') || a.getAttribute('href'))")
+    assert len(hrefs) == 12 and hrefs[0] == "../part-00-the-map/" and hrefs[11] == "../part-11-working-on-pytorch/"
+    assert page.locator(".ldr-metro__track").count() == 3
+    assert page.locator(".ldr-robot").count() == 1
+    assert page.locator(".ldr-robot__says").text_content().startswith("Pick a line")
+    watch.check()
+
+
+def test_screenshots_of_part_0(project_site, open_page):
+    """Part 0 in light and dark, desktop and phone, into tests/browser/screenshots/ to look at."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    part0 = "part-00-the-map/" if "part-00-the-map" in site_pages(project_site) else "theme-check/part-00-the-map/"
+    for size, (w, h) in {"desktop": (1440, 900), "phone": (390, 844)}.items():
+        for scheme in ("light", "dark"):
+            page, watch = open_page(project_site.url(part0), width=w, height=h)
+            if scheme == "dark":
+                toggle_scheme(page, "slate")
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(SCREENSHOTS / f"part0-{scheme}-{size}-top.png"))
+            targets = {kind: f".ldr-instrument[data-instrument='{kind}']" for kind in
+                       ("toll-meter", "graph-walker", "two-clocks", "library-sizes")}
+            targets["robot"] = ".ldr-robot"
+            for kind, selector in targets.items():
+                target = page.locator(selector)
+                if target.count():
+                    target.first.evaluate("e => { e.scrollIntoView({block: 'start'}); window.scrollBy(0, -70); }")
+                    page.wait_for_timeout(200)
+                    page.screenshot(path=str(SCREENSHOTS / f"part0-{scheme}-{size}-{kind}.png"))
+            watch.check()
+            page.context.close()
+    home = project_site.url("theme-check/")
+    page, _ = open_page(home, width=1440, height=900)
+    page.locator(".ldr-metro").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "home-metro-light-desktop.png"))
+    assert len(list(SCREENSHOTS.glob("part0-*.png"))) >= 4
