@@ -140,5 +140,5 @@ def test_cli_status_check_and_run(project):
     failed = project.ldr("run")
     assert failed.returncode == 1 and "exited with status 5" in failed.stderr
     cost = next(p for p in json.loads(project.ldr("status", "--json").stdout)["proofs"] if p["name"] == "cost")
-    assert cost["state"] == "stale" and cost["records"][0]["failure"]["message"] == "exited with status 5"
+    assert cost["state"] == "failed" and cost["records"][0]["failure"]["message"] == "exited with status 5"
     assert project.ldr("check").returncode == 1
