@@ -39,10 +39,10 @@ def saved_tensors_of(fn):
         value = getattr(fn, attr)
         if isinstance(value, torch.Tensor):
             found.append({"name": short, "shape": list(value.shape),
-                          "dtype": str(value.dtype).replace("torch.", "")})
+                          "dtype": str(value.dtype).replace("torch.", ""), "empty": False})
         elif value is None and hasattr(fn, "_raw_saved_" + short):
             # A tensor slot that this forward did not need to fill.
-            found.append({"name": short, "shape": None, "dtype": None})
+            found.append({"name": short, "shape": None, "dtype": None, "empty": True})
     return found
 
 
@@ -83,34 +83,34 @@ print(f"loss = {loss.item():.4f}, loss.grad_fn = {node_name(loss.grad_fn)}")
 print()
 print("The recorded graph, walked breadth-first from the loss:")
 width = max(len(n["name"]) for n in nodes)
+pad = " " * 8
 for n in nodes:
-    arrow = ", ".join(f"#{i} {nodes[i]['name']}" for i in n["next"]) or "(leaf: stops here)"
-    print(f"  #{n['id']:<2} {n['name']:<{width}}  -> {arrow}")
+    arrow = ", ".join(f"#{i}" for i in n["next"]) or "(leaf)"
+    print(f"  #{n['id']:<2} {n['name']:<{width}} -> {arrow}")
     for s in n["saved"]:
-        if s["shape"] is None:
-            print(f"  {'':<{width + 4}}  saved {s['name']:<6} (empty: not needed by this backward)")
+        if s["empty"]:
+            print(f"{pad}saved {s['name']:<6} (empty: not needed here)")
         else:
             shape = "[" + ", ".join(str(d) for d in s["shape"]) + "]"
-            print(f"  {'':<{width + 4}}  saved {s['name']:<6} {s['dtype']} {shape}")
+            print(f"{pad}saved {s['name']:<6} {s['dtype']} {shape}")
     if n["variable"]:
-        v = n["variable"]
-        print(f"  {'':<{width + 4}}  writes into {v['name']}.grad")
+        print(f"{pad}adds into {n['variable']['name']}.grad")
 print()
 
-saved_count = sum(1 for n in nodes for s in n["saved"] if s["shape"] is not None)
+saved_count = sum(1 for n in nodes for s in n["saved"] if not s["empty"])
 print(f"{len(nodes)} nodes, {saved_count} saved tensors.")
 print()
 
 before = {name: p.grad is None for name, p in model.named_parameters()}
 loss.backward()
 print("backward() walks the same graph and fills .grad:")
-print(f"  {'parameter':<11} {'shape':<8} {'.grad before':<13} {'.grad after'}")
+print(f"  {'parameter':<11} {'shape':<6} {'before':<7} {'after'}")
 grads = []
 for name, p in model.named_parameters():
     shape = "x".join(str(d) for d in p.shape)
     norm = p.grad.norm().item()
-    print(f"  {name:<11} {shape:<8} {'None' if before[name] else 'set':<13} "
-          f"tensor {shape}, norm {norm:.4f}")
+    print(f"  {name:<11} {shape:<6} {'None' if before[name] else 'set':<7} "
+          f"a {shape} tensor, norm {norm:.4f}")
     grads.append({"name": name, "shape": list(p.shape), "before": None if before[name] else "set",
                   "norm": norm})
 

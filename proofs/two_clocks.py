@@ -135,8 +135,8 @@ if kind != "cpu":
 main = results[-1]
 
 print(f"torch {torch.__version__}, torch.set_num_threads({torch.get_num_threads()})")
-print(f"Clock 1 = when Python had queued {N_OPS} matrix products; "
-      f"clock 2 = when they were done.")
+print(f"clock 1: when Python has queued {N_OPS} matrix products")
+print("clock 2: when the device has finished them")
 print(f"Median of {REPEATS} runs.")
 print()
 print(f"  {'device':<6} {'matrix':>11}  {'queued':>10}  {'done':>10}  {'Python free':>11}")
@@ -149,11 +149,13 @@ for r in results:
     print(f"  {r['device_class']}: {r['device']}")
 print()
 if kind == "cpu":
-    print("No GPU here. On the CPU an op returns only once its work is done, so the two")
-    print("clocks read the same: Python is never free while the device works.")
+    print("No GPU here. On the CPU an op returns only once its work is")
+    print("done, so the two clocks read the same: Python is never free")
+    print("while the device works.")
 else:
-    print(f"On {kind}, Python finished queueing after {main['queued_ms']:.2f} ms and was free for")
-    print(f"{main['python_free_pct']:.1f}% of the {main['done_ms']:.2f} ms the device needed.")
+    print(f"On {kind}, Python finished queueing after {main['queued_ms']:.2f} ms")
+    print(f"and was free for {main['python_free_pct']:.1f}% of the {main['done_ms']:.2f} ms")
+    print("the device needed.")
 print()
 
 MODES = ("never", "end", "every_step")
@@ -171,17 +173,22 @@ reads = [{"mode": mode,
 labels = {"never": "loss read: never", "end": "loss read: once, at the end",
           "every_step": "loss read: every step"}
 print(f"Training loop on {kind}, {STEPS} steps, median of {ROUNDS} runs each:")
-print(f"  {'loss read: when?':<27}  {'Python busy':>11}  {'device done':>11}  {'final loss':>10}")
+print(f"  {'loss read: when?':<27}  {'Python busy':>11}  {'device done':>11}")
 for r in reads:
-    print(f"  {labels[r['mode']]:<27}  {r['python_ms']:>8.2f} ms  {r['done_ms']:>8.2f} ms"
-          f"  {r['loss']:>10.5f}")
+    print(f"  {labels[r['mode']]:<27}  {r['python_ms']:>8.2f} ms  {r['done_ms']:>8.2f} ms")
 print("  (every step means loss.item() inside the loop)")
+losses = {round(r["loss"], 6) for r in reads}
+if len(losses) == 1:
+    print(f"  final loss {reads[0]['loss']:.5f} in all three: reading changes nothing")
+else:
+    print("  final loss: " + ", ".join(f"{r['loss']:.5f}" for r in reads))
 print()
 if kind == "cpu":
-    print("On the CPU all three columns agree: there is no second clock to wait for.")
+    print("On the CPU, Python busy and device done agree in every row:")
+    print("there is no second clock to wait for.")
 else:
-    print("Reading every step keeps Python waiting on the device at each step; reading once")
-    print("at the end costs a single wait.")
+    print("Reading every step keeps Python waiting on the device at each")
+    print("step; reading once at the end costs a single wait.")
 
 print()
 print("CLOCKS=" + json.dumps(main))
