@@ -58,16 +58,21 @@ def find_floor_sections(html: str) -> list[dict]:
     return found
 
 
-def _ensure_ids(html: str, sections: list[dict]) -> str:
-    """Give every floor heading an id (the toc extension normally has) so the meter can link it."""
+def _annotate(html: str, sections: list[dict], labels: dict[str, str]) -> str:
+    """Give every floor heading an id (the toc extension normally has one) so the meter can link
+    it, and its floor's label (``data-floor-label``) for the tag drawn above the heading."""
     pieces, last = [], 0
     for n, sec in enumerate(sections):
-        if sec["id"]:
-            continue
-        sec["id"] = f"floor-{sec['floor']}-{n + 1}"
         tag = html[sec["start"]:sec["end"]]
-        pieces += [html[last:sec["start"]], tag[:-1] + f' id="{sec["id"]}">']
-        last = sec["end"]
+        extra = ""
+        if not sec["id"]:
+            sec["id"] = f"floor-{sec['floor']}-{n + 1}"
+            extra += f' id="{sec["id"]}"'
+        if "data-floor-label=" not in tag:
+            extra += f' data-floor-label="{_html.escape(labels[sec["floor"]], quote=True)}"'
+        if extra:
+            pieces += [html[last:sec["start"]], tag[:-1] + extra + ">"]
+            last = sec["end"]
     return "".join(pieces) + html[last:] if pieces else html
 
 
@@ -120,7 +125,7 @@ def decorate_page(html: str, *, root: Path, page_path: str) -> tuple[str, dict, 
             warnings.append(f"{page_path}: heading #{sec['id'] or '?'} declares unknown floor "
                             f"{sec['floor']!r}; use one of {', '.join(sorted(known))}")
     sections = [s for s in sections if s["floor"] in known]
-    html = _ensure_ids(html, sections)
+    html = _annotate(html, sections, {f["id"]: f["label"] for f in floors})
     robots = count_robots(html)
     if robots > 1:
         warnings.append(f"{page_path}: shows the robot {robots} times; the robot appears at most "

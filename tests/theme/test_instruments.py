@@ -1,0 +1,143 @@
+"""The four instruments: one mark per data point in the static SVG, the record embedded intact,
+escaping, provenance, and clear errors for bad fences or records."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import pytest
+
+from build_hooks.context import ProofData
+from build_hooks.errors import DirectiveError
+from build_hooks.instruments import DEFAULT_PROOFS, render_fence
+
+from conftest import load, make_ctx
+
+
+def marks(html: str) -> list[str]:
+    return re.findall(r'class="ldr-mark[ "][^>]*data-i="(\d+)"', html)
+
+
+def embedded(html: str) -> dict:
+    body = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', html, re.S).group(1)
+    return json.loads(body)[0]
+
+
+def with_data(name: str, data: dict, device_class: str = "cpu"):
+    prov = dict(load(name, device_class).provenance)
+    return make_ctx({name: {device_class: ProofData(name, data, prov)}})
+
+
+def test_defaults_are_the_contract():
+    assert DEFAULT_PROOFS == {"toll-meter": "dispatch_cost", "two-clocks": "two_clocks",
+                              "graph-walker": "autograd_graph", "library-sizes": "where_code_lives"}
+
+
+@pytest.mark.parametrize("kind,count_key", [
+    ("toll-meter", lambda d: len(d["SWEEP"])),
+    ("two-clocks", lambda d: len(d["READS"])),
+    ("graph-walker", lambda d: len(d["GRAPH"]["nodes"])),
+    ("library-sizes", lambda d: len(d["LIBRARIES"]["files"])),
+])
+def test_one_mark_per_point_and_the_record_embedded(ctx, kind, count_key):
+    html = render_fence({"arg": kind}, ctx)
+    record = ctx.proof(DEFAULT_PROOFS[kind])
+    assert html.startswith(f'<div class="ldr-instrument" data-instrument="{kind}"')
+    assert marks(html) == [str(i) for i in range(count_key(record.data))]
+    payload = embedded(html)
+    assert payload["data"] == record.data and payload["provenance"] == record.provenance
+    assert f'href="#proof-{record.name}"' in html and "torch 2.13.0" in html
+    assert '<svg class="ldr-plot' in html
+
+
+def test_mapping_form_and_explicit_proof(ctx):
+    assert marks(render_fence({"name": "toll-meter", "proof": "dispatch_cost"}, ctx)) == [str(i) for i in range(12)]
+
+
+@pytest.mark.parametrize("options,needle", [
+    ({"arg": "speedometer"}, "unknown instrument"),
+    ({"name": "toll-meter", "colour": "red"}, "unknown option"),
+    ({"name": "toll-meter", "proof": "no_such_proof"}, "unknown proof"),
+    ({"name": "toll-meter", "proof": 3}, "proof must be"),
+    ({}, "unknown instrument"),
+])
+def test_bad_fences_raise_directive_errors(ctx, options, needle):
+    with pytest.raises(DirectiveError, match=needle):
+        render_fence(options, ctx)
+
+
+def test_a_record_missing_its_data_says_what_is_missing():
+    data = copy.deepcopy(load("dispatch_cost").data)
+    del data["SWEEP"]
+    with pytest.raises(DirectiveError, match="SWEEP"):
+        render_fence({"arg": "toll-meter"}, with_data("dispatch_cost", data))
+    data = copy.deepcopy(load("dispatch_cost").data)
+    data["SWEEP"][3]["us"] = "fast"
+    with pytest.raises(DirectiveError, match=r"SWEEP\[3\]"):
+        render_fence({"arg": "toll-meter"}, with_data("dispatch_cost", data))
+
+
+def test_text_from_records_is_escaped_and_cannot_close_the_script():
+    data = copy.deepcopy(load("where_code_lives").data)
+    data["LIBRARIES"]["files"][0]["name"] = "</script><b>evil&.so"
+    html = render_fence({"arg": "library-sizes"}, with_data("where_code_lives", data))
+    assert "<b>evil" not in html and "&lt;/script&gt;&lt;b&gt;evil&amp;.so" in html
+    assert html.count("</script>") == 1
+    assert embedded(html)["data"]["LIBRARIES"]["files"][0]["name"] == "</script><b>evil&.so"
+
+    graph = copy.deepcopy(load("autograd_graph").data)
+    graph["GRAPH"]["nodes"][0]["name"] = 'Sum<i>"Backward'
+    html = render_fence({"arg": "graph-walker"}, with_data("autograd_graph", graph))
+    assert "Sum<i>" not in html and "Sum&lt;i&gt;&quot;Backward" in html
+
+
+def test_toll_meter_table_and_fixed_toll(ctx):
+    html = render_fence({"arg": "toll-meter"}, ctx)
+    data = ctx.proof("dispatch_cost").data
+    assert html.count("<tr><td>") == len(data["SWEEP"])
+    assert "fixed toll" in html and 'class="ldr-implied"' in html
+    assert 'max="11"' in html
+
+
+def test_two_clocks_with_an_accelerator_draws_both_clocks(ctx):
+    html = render_fence({"arg": "two-clocks"}, ctx)  # fixtures hold cuda and cpu records
+    reads = ctx.proof("two_clocks").data["READS"]
+    assert html.count("ldr-bar--device") == len(reads) and "Only a CPU record" not in html
+    assert embedded(html)["clocks"] == 2 and "NVIDIA H200 (cuda)" in html
+
+
+def test_two_clocks_with_only_a_cpu_record_says_so():
+    html = render_fence({"arg": "two-clocks"}, make_ctx({"two_clocks": {"cpu": load("two_clocks")}}))
+    assert "Only a CPU record exists" in html and "ldr-bar--device" not in html
+    assert embedded(html)["clocks"] == 1
+    assert len(marks(html)) == 3
+
+
+def test_graph_walker_layers_from_the_loss(ctx):
+    html = render_fence({"arg": "graph-walker"}, ctx)
+    nodes = ctx.proof("autograd_graph").data["GRAPH"]["nodes"]
+    assert html.count('class="ldr-edge"') == sum(len(n["next"]) for n in nodes)
+    assert html.count("ldr-node--leaf") == sum(1 for n in nodes if n["variable"])
+    assert embedded(html)["order"] == [n["id"] for n in nodes]
+
+
+def test_graph_walker_rejects_dangling_edges():
+    data = copy.deepcopy(load("autograd_graph").data)
+    data["GRAPH"]["nodes"][0]["next"] = [99]
+    with pytest.raises(DirectiveError, match="unknown nodes"):
+        render_fence({"arg": "graph-walker"}, with_data("autograd_graph", data))
+
+
+def test_stale_records_say_so():
+    rec = load("dispatch_cost")
+    prov = dict(rec.provenance, stale=True)
+    html = render_fence({"arg": "toll-meter"}, make_ctx({"dispatch_cost": {"cpu": ProofData("dispatch_cost", rec.data, prov)}}))
+    assert "stale" in html
+
+
+def test_card_href_from_the_plugin_is_used():
+    ctx = make_ctx()
+    ctx.extra["card_href"] = lambda name: f"../part-00-the-map/#proof-{name}"
+    assert 'href="../part-00-the-map/#proof-dispatch_cost"' in render_fence({"arg": "toll-meter"}, ctx)
