@@ -1,0 +1,84 @@
+"""Acceptance on the real series: a copy of this repository built strict on tmp_path."""
+
+from __future__ import annotations
+
+import html as htmllib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from build_hooks.datalines import lookup
+from build_hooks.render.values import format_value
+
+REPO = Path(__file__).resolve().parents[1]
+PART0_PROOFS = {"where_code_lives", "autograd_graph", "dispatch_cost", "two_clocks", "twelve_ideas"}
+ATTR = re.compile(r'([a-z-]+)="([^"]*)"')
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("series")
+    for name in ("docs", "proofs", "drawings", "theme"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("__pycache__", "_make"))
+    for name in ("mkdocs.yml", "pyproject.toml"):
+        shutil.copy(REPO / name, root / name)
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    runs = []
+    for _ in range(2):
+        runs.append(subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"],
+                                   cwd=root, capture_output=True, text=True, env=env, timeout=600))
+    return root, runs
+
+
+def test_strict_build_succeeds_and_the_committed_store_is_fresh(built):
+    root, (first, second) = built
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert "running" not in first.stderr, "the committed store should be fresh: run `ldr run` and commit it"
+    assert second.returncode == 0 and "running" not in second.stderr
+    check = subprocess.run([sys.executable, "-m", "build_hooks.cli", "check"], cwd=REPO,
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stderr
+
+
+def page(root: Path, name: str) -> str:
+    return (root / "site" / name / "index.html").read_text()
+
+
+def test_part0_has_the_five_cards_with_anchors_and_working_downloads(built):
+    root, _ = built
+    html = page(root, "part-00-the-map")
+    cards = set(re.findall(r'<section class="ldr-proof" id="proof-([a-z_]+)"', html))
+    assert cards == PART0_PROOFS
+    downloads = re.findall(r'<a class="ldr-proof__download" href="([^"]+)"', html)
+    assert len(downloads) == 5
+    for href in downloads:
+        target = (root / "site" / "part-00-the-map" / href).resolve()
+        assert target.is_file() and target.read_bytes() == (REPO / "proofs" / target.name).read_bytes()
+
+
+def test_every_inline_value_equals_its_record(built):
+    root, _ = built
+    checked = 0
+    for path in (root / "site").rglob("index.html"):
+        for attrs, text in re.findall(r'<a (class="ldr-value"[^>]*)>([^<]*)</a>', path.read_text()):
+            a = {k: htmllib.unescape(v) for k, v in ATTR.findall(attrs)}
+            record = json.loads((REPO / "proofs" / "_results" / f"{a['data-proof']}.cpu.json").read_text())
+            expected = format_value(lookup(record["data"], a["data-key"]), a["data-format"])
+            assert htmllib.unescape(text) == expected, f"{path}: {a['data-proof']}.{a['data-key']}"
+            checked += 1
+    assert checked >= 20, f"Part 0 should quote its numbers from proofs; found {checked} inline values"
+
+
+def test_every_excerpt_and_card_output_matches_the_record(built):
+    root, _ = built
+    html = page(root, "part-00-the-map")
+    for name, body in re.findall(r'<figure class="ldr-excerpt" data-proof="([a-z_]+)"><pre><code>(.*?)</code>', html, re.S):
+        stdout = json.loads((REPO / "proofs" / "_results" / f"{name}.cpu.json").read_text())["stdout"]
+        for line in htmllib.unescape(body).splitlines():
+            assert line in stdout, f"excerpt line of {name} not in its record: {line!r}"
