@@ -77,6 +77,9 @@ print()
 # 3. The libraries that hold the code.
 files = scan(os.path.join(root, "lib"), "torch/lib", suffix)
 files += scan(root, "torch", suffix)
+if not any(f["name"] == ext["name"] and f["folder"] == "torch" for f in files):
+    # macOS names the extension .so and Windows .pyd, whatever the libraries use.
+    files.append({"name": ext["name"], "bytes": ext["bytes"], "folder": "torch"})
 files.sort(key=lambda f: (-f["bytes"], f["name"]))
 total = sum(f["bytes"] for f in files)
 width = max(len(f["name"]) for f in files) if files else 10
