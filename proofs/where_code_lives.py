@@ -48,7 +48,7 @@ def contains(path, needle, chunk=1 << 22):
 
 
 def human(n):
-    for unit in ("B", "KB", "MB", "GB"):
+    for unit in ("B", "kB", "MB", "GB"):
         if n < 1000 or unit == "GB":
             return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
         n /= 1000
