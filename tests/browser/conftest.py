@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import json
 import sys
 import threading
 import warnings
@@ -25,12 +24,11 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
-from build_site import ROOT, build_fixture_site, build_project_site, project_ready  # noqa: E402
+from build_site import build_fixture_site, build_project_site, project_ready  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
-SCREENSHOTS = HERE / "screenshots"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
 
@@ -132,12 +130,3 @@ def open_page(browser):
     yield _open
     for context in contexts:
         context.close()
-
-
-def record(name: str, device_class: str = "cpu") -> dict:
-    """A committed proof record's data, as the project stores it."""
-    return json.loads((ROOT / "proofs" / "_results" / f"{name}.{device_class}.json").read_text())["data"]
-
-
-def fixture_record(name: str, device_class: str = "cpu") -> dict:
-    return json.loads((HERE / "fixtures" / f"{name}.{device_class}.json").read_text())["data"]

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from conftest import fixture_record, record
+from browser_support import fixture_record, record
 
 PART0 = "theme-check/part-00-the-map/"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urljoin
 
-from conftest import SCREENSHOTS
+from browser_support import SCREENSHOTS
 
 PALETTE = ["--ldr-subject", "--ldr-subject-soft", "--ldr-ink", "--ldr-ink-soft", "--ldr-context",
            "--ldr-context-soft", "--ldr-paper"]

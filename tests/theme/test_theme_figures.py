@@ -10,7 +10,7 @@ import yaml
 from build_hooks import metro, robot
 from build_hooks.errors import DirectiveError
 
-from conftest import ROOT, make_ctx
+from theme_support import ROOT, make_ctx
 
 PAGES = ["part-00-the-map", "part-01-the-tensor", "part-02-autograd", "part-03-daily-pytorch",
          "part-04-seeing-pytorch", "part-05-the-machinery", "part-06-extending", "part-07-the-compiler",

@@ -13,7 +13,7 @@ from build_hooks.context import ProofData
 from build_hooks.errors import DirectiveError
 from build_hooks.instruments import DEFAULT_PROOFS, render_fence
 
-from conftest import load, make_ctx
+from theme_support import load, make_ctx
 
 
 def marks(html: str) -> list[str]:

@@ -6,7 +6,7 @@ import re
 
 from build_hooks.pagetheme import decorate_page, find_floor_sections, load_floors
 
-from conftest import ROOT
+from theme_support import ROOT
 
 IDS = ["python", "binding", "dispatcher", "autograd", "kernel", "memory", "runtime", "hardware"]
 PAGE = """<h1 id="t">Title</h1><p>intro</p>

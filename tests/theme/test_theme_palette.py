@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import ROOT
+from theme_support import ROOT
 
 CSS = (ROOT / "theme" / "assets" / "ldr.css").read_text(encoding="utf-8")
 TOKENS = ["--ldr-subject", "--ldr-subject-soft", "--ldr-ink", "--ldr-ink-soft", "--ldr-context",
