@@ -6,7 +6,17 @@ import math
 
 from perfect_freehand import get_stroke
 
-from .svg import num
+
+
+def _trunc(x: float) -> str:
+    """A coordinate cut (not rounded) to two decimals, as Excalidraw's TO_FIXED_PRECISION regex does."""
+    s = repr(float(x))
+    if "e" in s or "n" in s:
+        s = f"{x:.6f}"
+    if s.endswith(".0"):
+        s = s[:-2]
+    head, dot, tail = s.partition(".")
+    return head + (dot + tail[:2] if dot else "")
 
 
 def _ease_out_sine(t: float) -> float:
@@ -28,11 +38,11 @@ def outline_path(el: dict) -> str:
     if not outline:
         return ""
     # quadratic curves through the midpoints, closed: Excalidraw's getSvgPathFromStroke
-    parts = ["M", f"{num(outline[0][0])},{num(outline[0][1])}", "Q"]
+    parts = ["M", f"{_trunc(outline[0][0])},{_trunc(outline[0][1])}", "Q"]
     n = len(outline)
     for i, (x, y) in enumerate(outline):
         nx, ny = outline[(i + 1) % n]
-        parts.append(f"{num(x)},{num(y)}")
-        parts.append(f"{num((x + nx) / 2)},{num((y + ny) / 2)}")
-    parts += ["L", f"{num(outline[0][0])},{num(outline[0][1])}", "Z"]
+        parts.append(f"{_trunc(x)},{_trunc(y)}")
+        parts.append(f"{_trunc((x + nx) / 2)},{_trunc((y + ny) / 2)}")
+    parts += ["L", f"{_trunc(outline[0][0])},{_trunc(outline[0][1])}", "Z"]
     return " ".join(parts)

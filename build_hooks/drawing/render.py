@@ -16,7 +16,7 @@ from .palette import Palette
 from .scene import load, restore
 from .shapes import element_drawables, is_loop
 from .svg import drawable_svg, num, paint_attrs
-from .text import layout_bound, measure, text_lines
+from .text import arrow_label_position, layout_bound, measure, text_lines
 
 PADDING = 10
 SAFE_LINK = re.compile(r"^(https?:|mailto:|#|/|\.{0,2}/|[\w.-]+(/|$))", re.I)
@@ -54,6 +54,8 @@ class _Writer:
         self.background = background
         self.clip = clip
         self.out: list[str] = []
+        self.labels = {e["containerId"]: e for e in by_id.values()
+                       if e["type"] == "text" and e.get("containerId") in by_id}
 
     def transform(self, el: dict, shapes: list, x: float | None = None, y: float | None = None) -> str:
         lx1, ly1, lx2, ly2 = local_box(el, shapes)
@@ -116,8 +118,9 @@ class _Writer:
         if label is not None:
             mid = f"{self.prefix}mask-{slug(el['id'])}"
             mask_attr = f' mask="url(#{mid})"'
-            mask = (f'<mask id="{mid}"><rect x="0" y="0" fill="#fff" width="{_f(el["width"] + 100 + self.offx)}" '
-                    f'height="{_f(el["height"] + 100 + self.offy)}"></rect>'
+            mask = (f'<mask id="{mid}"><rect x="0" y="0" fill="#fff" '
+                    f'width="{_f(el["width"] + 100 + el["x"] + self.offx)}" '
+                    f'height="{_f(el["height"] + 100 + el["y"] + self.offy)}"></rect>'
                     f'<rect x="{_f(label["x"] + self.offx)}" y="{_f(label["y"] + self.offy)}" fill="#000" '
                     f'width="{_f(label["width"])}" height="{_f(label["height"])}" opacity="1"></rect></mask>')
         rule = ' fill-rule="evenodd"' if (el["type"] == "line" and is_loop(el["points"])
@@ -137,12 +140,11 @@ class _Writer:
                 f'preserveAspectRatio="none" opacity="{_f(self.opacity(el))}"{flip}></image></g>')
 
     def _bound_text(self, el: dict) -> dict | None:
-        for b in el.get("boundElements") or []:
-            if b.get("type") == "text":
-                t = self.by_id.get(b.get("id"))
-                if t is not None and t.get("containerId") == el["id"]:
-                    return t
-        return None
+        t = self.labels.get(el.get("id", ""))
+        if t is not None and el["type"] in ("arrow", "line"):
+            x, y = arrow_label_position(el, t)
+            t = {**t, "x": x, "y": y}
+        return t
 
 
 def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool = True,

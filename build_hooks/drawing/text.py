@@ -82,6 +82,37 @@ def layout_bound(text_el: dict, container: dict) -> dict:
     return {**text_el, "text": wrapped, "x": x, "y": y, "width": w, "height": h}
 
 
+def arrow_label_position(arrow: dict, label: dict) -> tuple[float, float]:
+    """Top-left of a label bound to a line/arrow: centred on its middle point, or on the middle of
+    its middle segment (LinearElementEditor.getBoundTextElementPosition)."""
+    import math
+
+    from .bezier import curve_to_bezier
+
+    pts = [(p[0], p[1]) for p in arrow.get("points") or [[0, 0]]]
+    n = len(pts)
+    if n % 2 == 1:
+        mx, my = pts[n // 2]
+    else:
+        i = n // 2 - 1
+        (x1, y1), (x2, y2) = pts[i], pts[i + 1]
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        if n > 2 and arrow.get("roundness") and not arrow.get("elbowed"):
+            c = curve_to_bezier(pts)
+            p0, p1, p2, p3 = c[3 * i], c[3 * i + 1], c[3 * i + 2], c[3 * i + 3]
+            mx, my = ((p0[k] + 3 * p1[k] + 3 * p2[k] + p3[k]) / 8 for k in (0, 1))
+    lx1 = min(p[0] for p in pts)
+    lx2 = max(p[0] for p in pts)
+    ly1 = min(p[1] for p in pts)
+    ly2 = max(p[1] for p in pts)
+    cx, cy = (lx1 + lx2) / 2, (ly1 + ly2) / 2
+    a = arrow.get("angle") or 0
+    if a:
+        dx, dy = mx - cx, my - cy
+        mx, my = dx * math.cos(a) - dy * math.sin(a) + cx, dx * math.sin(a) + dy * math.cos(a) + cy
+    return arrow["x"] + mx - label["width"] / 2, arrow["y"] + my - label["height"] / 2
+
+
 def text_lines(el: dict, fill: str, palette_style: bool) -> str:
     """The ``<text>`` elements of one text element, in the element's local coordinates."""
     fam = family(el["fontFamily"])
