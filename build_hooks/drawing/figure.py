@@ -1,0 +1,78 @@
+"""The chapter figure directive: a scene from ``drawings/`` as an inline, palette-following SVG.
+
+    ```figure
+    src: floors.excalidraw
+    alt: The eight floors of PyTorch, from the Python API down to the hardware
+    caption: Every call goes down the floors and comes back up.
+    frame: overview        # optional: one named frame only
+    ```
+
+A bare ``floors.excalidraw`` works too (``{"arg": ...}``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html import escape
+from pathlib import Path
+
+from ..errors import DirectiveError, DrawingError
+from .cache import render_file
+
+KEYS = {"src", "arg", "alt", "caption", "frame"}
+EDIT_TEXT = "open it in Excalidraw and edit it"
+
+
+def _scene_text(path: Path) -> str:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    texts = [str(e.get("text", "")).replace("\n", " ").strip() for e in data.get("elements", [])
+             if isinstance(e, dict) and e.get("type") == "text" and not e.get("isDeleted")]
+    return ", ".join(t for t in texts if t)
+
+
+def _resolve(options: dict, ctx) -> tuple[str, Path]:
+    unknown = set(options) - KEYS
+    if unknown:
+        raise DirectiveError(f"figure: unknown option(s) {', '.join(sorted(map(str, unknown)))}; "
+                             f"use {', '.join(sorted(KEYS - {'arg'}))}")
+    src = options.get("src", options.get("arg"))
+    if not isinstance(src, str) or not src.strip():
+        raise DirectiveError("figure: no drawing given; write `src: name.excalidraw` (a file under drawings/)")
+    src = src.strip().removeprefix("drawings/")
+    base = (Path(ctx.root) / "drawings").resolve()
+    path = (base / src).resolve()
+    if base not in path.parents or not src.endswith(".excalidraw"):
+        raise DirectiveError(f"figure: {src!r} is not a .excalidraw file under drawings/; "
+                             "give a path relative to drawings/, e.g. `src: floors.excalidraw`")
+    if not path.is_file():
+        known = sorted(p.name for p in base.glob("*.excalidraw")) if base.is_dir() else []
+        raise DirectiveError(f"figure: drawings/{src} does not exist; save the scene there"
+                             + (f" (existing: {', '.join(known)})" if known else ""))
+    return src, path
+
+
+def render_fence(options: dict, ctx) -> str:
+    if not isinstance(options, dict):
+        options = {"arg": options}
+    src, path = _resolve(options, ctx)
+    frame = options.get("frame")
+    if frame is not None and not isinstance(frame, str):
+        raise DirectiveError(f"figure {src}: frame must be a frame's name (text), not {frame!r}")
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(src).with_suffix("").as_posix()).strip("-")
+    ident = f"{stem}-{re.sub(r'[^A-Za-z0-9_-]+', '-', frame).strip('-')}" if frame else stem
+    try:
+        svg = render_file(path, frame=frame, source=src, id_prefix=f"{ident}-")
+    except DrawingError as exc:
+        raise DirectiveError(f"figure: {exc}") from exc
+    alt = options.get("alt") or _scene_text(path) or f"Drawing {src}"
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(str(alt), quote=True)}" ', 1)
+    caption = options.get("caption")
+    link = (f'<a class="ldr-figure-edit" href="{escape(ctx.site_path("drawings/" + src), quote=True)}" download>'
+            f"{EDIT_TEXT}</a>")
+    cap = f"{escape(str(caption))} " if caption else ""
+    return (f'<figure class="ldr-figure" id="figure-{ident}">{svg}'
+            f"<figcaption>{cap}<span class=\"ldr-figure-source\">({link})</span></figcaption></figure>")
