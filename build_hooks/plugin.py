@@ -140,7 +140,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         for folder in ("proofs", "drawings"):
             path = self.library.root / folder
             if path.is_dir():
-                server.watch(str(path))
+                # Not recursive: records written to proofs/_results must not trigger a rebuild.
+                server.watch(str(path), recursive=False)
         return server
 
 
