@@ -110,6 +110,22 @@ def cmd_check(args, library: Library) -> int:
     return 0
 
 
+def cmd_diff(args, library: Library) -> int:
+    from .diff import diff, report
+
+    diffs = diff(library, args.rev)
+    if args.json:
+        print(json.dumps([{
+            "proof": d.proof, "device_class": d.device_class, "old_torch": d.old_torch,
+            "new_torch": d.new_torch, "new": d.new, "output_lines_changed": d.output_lines_changed,
+            "changes": [{"key": c.key, "old": c.old, "new": c.new, "relative": c.relative,
+                         "quoted_at": d.quoted_at.get(c.key, [])} for c in d.changes],
+            "excerpted_at": d.excerpted_at} for d in diffs], indent=2))
+    else:
+        print(report(diffs, args.rev))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["draw"]:
@@ -130,13 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check", help="exit 1 when a record is stale, failed or missing (for CI)")
     check.add_argument("--device", action="append", choices=("cpu", "cuda", "mps"),
                        help="only check these device classes")
+    moved = sub.add_parser("diff", help="values and output that moved since a git revision, and where prose quotes them")
+    moved.add_argument("rev", nargs="?", default="HEAD", help="git revision to compare with (default: HEAD)")
+    moved.add_argument("--json", action="store_true")
     sub.add_parser("draw", help="render an Excalidraw scene: ldr draw IN OUT.svg [--dark]")
     args = parser.parse_args(argv)
     try:
         root = (args.root or find_root(Path.cwd())).resolve()
         library = Library(root, python=getattr(args, "python", None), slots=getattr(args, "jobs", None))
         try:
-            return {"run": cmd_run, "status": cmd_status, "check": cmd_check}[args.command](args, library)
+            return {"run": cmd_run, "status": cmd_status, "check": cmd_check, "diff": cmd_diff}[args.command](args, library)
         finally:
             library.close()
     except LdrError as exc:

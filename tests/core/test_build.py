@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 PAGE = """\
 # Costs
 
@@ -142,3 +144,21 @@ def test_cli_status_check_and_run(project):
     cost = next(p for p in json.loads(project.ldr("status", "--json").stdout)["proofs"] if p["name"] == "cost")
     assert cost["state"] == "failed" and cost["records"][0]["failure"]["message"] == "exited with status 5"
     assert project.ldr("check").returncode == 1
+
+
+def test_diff_names_moved_values_and_the_lines_that_quote_them(project):
+    setup_two(project)
+    git(project, "init", "-q")
+    assert project.ldr("run").returncode == 0
+    git(project, "add", "-A")
+    git(project, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "measured")
+    assert "Nothing moved since HEAD" in project.ldr("diff").stdout
+    project.proof("cost", 'import json\nprint("0.6 us per op")\nprint("DATA=" + json.dumps({"us": 0.64}))\n')
+    assert project.ldr("run").returncode == 0
+    text = project.ldr("diff").stdout
+    assert "cost (cpu, torch 2.13.0): 1 value(s) moved, 1 output line(s) changed" in text
+    assert "  DATA.us: 0.512 -> 0.64 (+25.0%)  quoted at docs/index.md:3" in text
+    assert "  output excerpted at docs/index.md:5: re-read that claim" in text
+    moved = json.loads(project.ldr("diff", "--json").stdout)
+    assert moved[0]["changes"] == [{"key": "DATA.us", "old": 0.512, "new": 0.64, "relative": pytest.approx(0.25),
+                                    "quoted_at": ["docs/index.md:3"]}]

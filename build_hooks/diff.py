@@ -1,0 +1,145 @@
+"""What moved: recorded data and output compared with a git revision, and the prose that
+quotes each moved value (for the author who upgrades torch or edits a proof)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .datalines import parse_output
+from .library import Library
+from .store import Record
+
+QUOTE = re.compile(r"\{\{\s*([a-z][a-z0-9_]*)(?:@\w+)?\.([A-Za-z0-9_.\-]+)\s*(?:\|[^}]*)?\}\}")
+EXCERPT = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*proof-output[ \t]*\n(?:.*\n)*?[ \t]*proof:[ \t]*([a-z0-9_]+)", re.M)
+
+
+@dataclass
+class Change:
+    key: str
+    old: object
+    new: object
+
+    @property
+    def relative(self) -> float | None:
+        if isinstance(self.old, (int, float)) and isinstance(self.new, (int, float)) and self.old:
+            if not isinstance(self.old, bool) and not isinstance(self.new, bool):
+                return (self.new - self.old) / abs(self.old)
+        return None
+
+
+@dataclass
+class ProofDiff:
+    proof: str
+    device_class: str
+    old_torch: str | None
+    new_torch: str
+    changes: list[Change] = field(default_factory=list)
+    output_lines_changed: int = 0
+    quoted_at: dict[str, list[str]] = field(default_factory=dict)  # key -> ["docs/x.md:12"]
+    excerpted_at: list[str] = field(default_factory=list)
+    new: bool = False
+
+
+def natural(key: str) -> list:
+    """SWEEP.2 before SWEEP.10."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in key.split(".")]
+
+
+def flatten(value, prefix: str = "") -> dict[str, object]:
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            out.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    if isinstance(value, list):
+        out = {}
+        for index, item in enumerate(value):
+            out.update(flatten(item, f"{prefix}.{index}"))
+        return out
+    return {prefix: value}
+
+
+def old_record(root: Path, rev: str, relpath: str) -> Record | None:
+    shown = subprocess.run(["git", "show", f"{rev}:{relpath}"], cwd=root, capture_output=True, text=True)
+    if shown.returncode != 0:
+        return None
+    try:
+        return Record.from_text(shown.stdout)
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def quotes(root: Path) -> tuple[dict[tuple[str, str], list[str]], dict[str, list[str]]]:
+    """Where prose quotes each (proof, key), and where each proof is excerpted."""
+    values: dict[tuple[str, str], list[str]] = {}
+    excerpts: dict[str, list[str]] = {}
+    for page in sorted((root / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        rel = page.relative_to(root)
+        for number, line in enumerate(text.splitlines(), 1):
+            for match in QUOTE.finditer(line):
+                values.setdefault(match.groups(), []).append(f"{rel}:{number}")
+        for match in EXCERPT.finditer(text):
+            excerpts.setdefault(match.group(1), []).append(f"{rel}:{text[: match.start()].count(chr(10)) + 1}")
+    return values, excerpts
+
+
+def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
+    root = library.root
+    values, excerpts = quotes(root)
+    out = []
+    for proof, device_class in sorted(library.store.known()):
+        new = library.store.read(proof, device_class)
+        if not isinstance(new, Record):
+            continue
+        relpath = str(library.store.path(proof, device_class).relative_to(root))
+        old = old_record(root, rev, relpath)
+        result = ProofDiff(proof, device_class, old.torch if old else None, new.torch, new=old is None)
+        old_data = flatten(old.data) if old else {}
+        new_data = flatten(new.data)
+        for key in sorted(set(old_data) | set(new_data), key=natural):
+            if old_data.get(key, Ellipsis) != new_data.get(key, Ellipsis):
+                result.changes.append(Change(key, old_data.get(key), new_data.get(key)))
+        if old:
+            before = parse_output(old.stdout).visible
+            after = parse_output(new.stdout).visible
+            result.output_lines_changed = sum(a != b for a, b in zip(before, after)) + abs(len(before) - len(after))
+        for change in result.changes:
+            for (quoted_proof, key), where in values.items():
+                if quoted_proof == proof and (key == change.key or change.key.startswith(key + ".")):
+                    result.quoted_at.setdefault(change.key, []).extend(where)
+        if result.output_lines_changed:
+            result.excerpted_at = excerpts.get(proof, [])
+        if result.changes or result.output_lines_changed or result.new:
+            out.append(result)
+    return out
+
+
+def describe(value) -> str:
+    text = repr(value) if not isinstance(value, float) else f"{value:.6g}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def report(diffs: list[ProofDiff], rev: str) -> str:
+    if not diffs:
+        return f"Nothing moved since {rev}: every recorded value and output line is the same."
+    lines = []
+    for d in diffs:
+        torch = f"torch {d.old_torch} -> {d.new_torch}" if d.old_torch and d.old_torch != d.new_torch else f"torch {d.new_torch}"
+        head = f"{d.proof} ({d.device_class}, {torch})"
+        if d.new:
+            lines.append(f"{head}: new record, {len(d.changes)} value(s)")
+            continue
+        lines.append(f"{head}: {len(d.changes)} value(s) moved, {d.output_lines_changed} output line(s) changed")
+        for change in d.changes:
+            rel = change.relative
+            delta = f" ({rel:+.1%})" if rel is not None else ""
+            where = d.quoted_at.get(change.key)
+            quoted = f"  quoted at {', '.join(where)}" if where else ""
+            lines.append(f"  {change.key}: {describe(change.old)} -> {describe(change.new)}{delta}{quoted}")
+        for where in d.excerpted_at:
+            lines.append(f"  output excerpted at {where}: re-read that claim")
+    return "\n".join(lines)
