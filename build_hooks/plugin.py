@@ -25,6 +25,7 @@ from .library import Library
 from .markdown import LdrExtension, LdrState, custom_fences
 
 log = get_plugin_logger("ldr")
+ANCHOR = re.compile(r'\sid="([^"]+)"')
 CARD = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*proof[ \t]*\n[ \t]*(?:name:[ \t]*)?([a-z][a-z0-9_]*)[ \t]*\n", re.M)
 
 
@@ -110,6 +111,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         errors = [d.message for d in diagnostics if d.level == "error"]
         if errors:
             raise PluginError("\n".join(errors))
+        if page.present_anchor_ids is not None:
+            # Cards and figures are raw HTML that MkDocs' anchor check cannot see.
+            page.present_anchor_ids |= set(ANCHOR.findall(html))
         for item in diagnostics:
             if item.proof:
                 self.reported.add(item.proof)
