@@ -105,7 +105,8 @@ def render_meter(floors: list[dict], sections: list[dict]) -> str:
         f'<p class="ldr-meter__title" id="ldr-meter-title">Depth'
         f'<span class="ldr-sr-only">: {esc(summary)}, top to bottom</span></p>'
         f'<ol class="ldr-meter__floors">{"".join(rows)}</ol>'
-        '<p class="ldr-meter__now" aria-hidden="true"></p></nav>'
+        + ('' if count else '<p class="ldr-meter__none" aria-hidden="true">No floor marked on this page</p>')
+        + '<p class="ldr-meter__now" aria-hidden="true"></p></nav>'
     )
 
 

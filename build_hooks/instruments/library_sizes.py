@@ -10,8 +10,7 @@ from ..errors import DirectiveError
 from ._common import attr, esc, instrument_root, need, num, primary
 
 DEFAULT_PROOF = "where_code_lives"
-W, ROW, PAD, RIGHT = 480, 22, 8, 64
-CHAR_W = 6.4
+W, ROW, PAD, RIGHT = 480, 38, 4, 64
 
 
 def human_bytes(n: float) -> str:
@@ -36,9 +35,9 @@ def _files(data: dict, proof: str) -> tuple[dict, list[dict]]:
 
 
 def render_svg(files: list[dict]) -> str:
-    label_w = min(300.0, CHAR_W * max(len(f["name"]) for f in files) + 12)
+    """One row per file: its name, then a bar as long as its share of the largest, then its size."""
     top = max(f["bytes"] for f in files) or 1.0
-    span = W - label_w - RIGHT
+    span = W - PAD - RIGHT
     h = PAD * 2 + ROW * len(files)
     parts = [f'<svg class="ldr-plot" viewBox="0 0 {W} {h}" role="img" aria-label="Size of each compiled library file">']
     for i, f in enumerate(files):
@@ -46,10 +45,10 @@ def render_svg(files: list[dict]) -> str:
         bw = max(1.5, f["bytes"] / top * span)
         parts.append(
             f'<g class="ldr-mark" data-i="{i}"><title>{esc(f["folder"])}/{esc(f["name"])}: {int(f["bytes"]):,} bytes</title>'
-            f'<text class="ldr-row-label" x="{label_w - 8:.1f}" y="{y + ROW * 0.68:.1f}" text-anchor="end">{esc(f["name"])}</text>'
-            f'<rect class="ldr-bar" x="{label_w:.1f}" y="{y + 3}" width="{bw:.1f}" height="{ROW - 6}"/>'
-            f'<text class="ldr-value" x="{label_w + bw + 5:.1f}" y="{y + ROW * 0.68:.1f}">{esc(human_bytes(f["bytes"]))}</text></g>')
-    parts.append(f'<line class="ldr-axis" x1="{label_w:.1f}" x2="{label_w:.1f}" y1="{PAD - 2}" y2="{h - PAD + 2}"/></svg>')
+            f'<text class="ldr-row-label" x="{PAD}" y="{y + 14}">{esc(f["name"])}</text>'
+            f'<rect class="ldr-bar" x="{PAD}" y="{y + 19}" width="{bw:.1f}" height="12"/>'
+            f'<text class="ldr-value" x="{PAD + bw + 5:.1f}" y="{y + 29.5:.1f}">{esc(human_bytes(f["bytes"]))}</text></g>')
+    parts.append("</svg>")
     return "".join(parts)
 
 

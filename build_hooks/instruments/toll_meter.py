@@ -12,8 +12,8 @@ from ..errors import DirectiveError
 from ._common import attr, esc, fmt, instrument_root, log_scale, need, nice_decades, num, primary
 
 DEFAULT_PROOF = "dispatch_cost"
-W, H = 480, 270
-LEFT, RIGHT, TOP, BOTTOM = 52, 14, 16, 44
+W, H = 480, 284
+LEFT, RIGHT, TOP, BOTTOM = 48, 14, 34, 44
 
 
 def size_label(n: int) -> str:
@@ -63,7 +63,7 @@ def render_svg(toll: dict, points: list[dict]) -> str:
     parts.append(f'<line class="ldr-axis" x1="{LEFT}" x2="{W - RIGHT}" y1="{H - BOTTOM}" y2="{H - BOTTOM}"/>'
                  f'<line class="ldr-axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{H - BOTTOM}"/>'
                  f'<text class="ldr-axis-label" x="{(LEFT + W - RIGHT) / 2:.0f}" y="{H - 8}" text-anchor="middle">elements per operation (log scale)</text>'
-                 f'<text class="ldr-axis-label" transform="translate(14 {(TOP + H - BOTTOM) / 2:.0f}) rotate(-90)" text-anchor="middle">µs per operation (log)</text>')
+                 f'<text class="ldr-axis-label" x="4" y="{TOP - 12}">µs per operation (log scale)</text>')
     fy = y(toll["small_us"])
     parts.append(f'<line class="ldr-implied" x1="{LEFT}" x2="{W - RIGHT}" y1="{fy:.1f}" y2="{fy:.1f}"/>'
                  f'<text class="ldr-note" x="{LEFT + 6}" y="{fy - 6:.1f}">fixed toll {esc(fmt(toll["small_us"]))} µs</text>')

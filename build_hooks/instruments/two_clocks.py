@@ -12,7 +12,7 @@ from ._common import attr, esc, fmt, instrument_root, need, num, primary
 
 DEFAULT_PROOF = "two_clocks"
 MODE_LABELS = {"never": "never read", "end": "read once at the end", "every_step": "read every step"}
-W, LEFT, RIGHT, TOP, ROW = 480, 128, 64, 26, 50
+W, LEFT, RIGHT, TOP = 480, 6, 64, 30
 
 
 def _reads(data: dict, proof: str) -> list[dict]:
@@ -29,36 +29,40 @@ def _reads(data: dict, proof: str) -> list[dict]:
 
 
 def render_svg(reads: list[dict], two: bool) -> str:
+    """One row per way of reading: its label on top, then the Python bar and the device bar."""
     top = max(max(r["python_ms"], r["done_ms"] if two else 0) for r in reads) or 1.0
     span = W - LEFT - RIGHT
     sx = lambda v: LEFT + v / top * span  # noqa: E731
-    lane = 16 if two else 22
-    h = TOP + ROW * len(reads) + 24
+    lane = 14 if two else 18
+    row = 24 + lane * (2 if two else 1) + 14
+    h = TOP + row * len(reads) + 18
     parts = [f'<svg class="ldr-plot" viewBox="0 0 {W} {h}" role="img" aria-label="'
              + ("When Python got control back and when the device finished, for each way of reading"
                 if two else "When Python got control back, for each way of reading: one clock") + '">']
-    parts.append(f'<line class="ldr-axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP - 10}" y2="{h - 20}"/>'
-                 f'<text class="ldr-tick" x="{LEFT}" y="{h - 6}" text-anchor="start">0 ms</text>'
-                 f'<text class="ldr-tick" x="{sx(top):.1f}" y="{h - 6}" text-anchor="end">{esc(fmt(top))} ms</text>')
+    parts.append(f'<line class="ldr-axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP - 4}" y2="{h - 18}"/>'
+                 f'<text class="ldr-tick" x="{LEFT}" y="{h - 4}" text-anchor="start">0 ms</text>'
+                 f'<text class="ldr-tick" x="{sx(top):.1f}" y="{h - 4}" text-anchor="end">{esc(fmt(top))} ms</text>')
     if two:
-        parts.append(f'<text class="ldr-legend ldr-legend--python" x="{LEFT + 4}" y="{TOP - 12}">Python clock</text>'
-                     f'<text class="ldr-legend ldr-legend--device" x="{LEFT + 110}" y="{TOP - 12}">device clock</text>')
+        parts.append(f'<rect class="ldr-bar--python" x="{LEFT}" y="{TOP - 19}" width="10" height="10"/>'
+                     f'<text class="ldr-legend ldr-legend--python" x="{LEFT + 14}" y="{TOP - 10}">Python clock</text>'
+                     f'<rect class="ldr-bar--device" x="{LEFT + 150}" y="{TOP - 19}" width="10" height="10"/>'
+                     f'<text class="ldr-legend ldr-legend--device" x="{LEFT + 164}" y="{TOP - 10}">device clock</text>')
     for i, r in enumerate(reads):
-        y0 = TOP + i * ROW
+        y0 = TOP + i * row
         label = MODE_LABELS.get(r["mode"], r["mode"].replace("_", " "))
-        py = (f'<rect class="ldr-bar ldr-bar--python" x="{LEFT}" y="{y0 + 4}" width="{max(1.5, sx(r["python_ms"]) - LEFT):.1f}" height="{lane}"/>'
-              f'<text class="ldr-value" x="{sx(r["python_ms"]) + 5:.1f}" y="{y0 + 4 + lane * 0.72:.1f}">{esc(fmt(r["python_ms"]))} ms</text>')
+        yp = y0 + 22
+        py = (f'<rect class="ldr-bar ldr-bar--python" x="{LEFT}" y="{yp}" width="{max(1.5, sx(r["python_ms"]) - LEFT):.1f}" height="{lane}"/>'
+              f'<text class="ldr-value" x="{sx(r["python_ms"]) + 5:.1f}" y="{yp + lane * 0.75:.1f}">{esc(fmt(r["python_ms"]))} ms</text>')
         dev = ""
         if two:
-            yd = y0 + 6 + lane
+            yd = yp + lane + 3
             dev = (f'<rect class="ldr-bar ldr-bar--device" x="{LEFT}" y="{yd}" width="{max(1.5, sx(r["done_ms"]) - LEFT):.1f}" height="{lane}"/>'
-                   f'<text class="ldr-value" x="{sx(r["done_ms"]) + 5:.1f}" y="{yd + lane * 0.72:.1f}">{esc(fmt(r["done_ms"]))} ms</text>')
-            if r["python_ms"] < r["done_ms"]:  # Python is free while the device still works: dashed
+                   f'<text class="ldr-value" x="{sx(r["done_ms"]) + 5:.1f}" y="{yd + lane * 0.75:.1f}">{esc(fmt(r["done_ms"]))} ms</text>')
+            if r["python_ms"] < r["done_ms"]:  # where Python got control back, the device still busy
                 dev += (f'<line class="ldr-implied" x1="{sx(r["python_ms"]):.1f}" x2="{sx(r["python_ms"]):.1f}" '
-                        f'y1="{y0 + 2}" y2="{yd + lane + 2}"/>')
+                        f'y1="{yp - 2}" y2="{yd + lane + 2}"/>')
         parts.append(f'<g class="ldr-mark" data-i="{i}" data-mode="{attr(r["mode"])}">'
-                     f'<text class="ldr-row-label" x="{LEFT - 10}" y="{y0 + 4 + lane:.1f}" text-anchor="end">{esc(label)}</text>'
-                     f'{py}{dev}</g>')
+                     f'<text class="ldr-row-label" x="{LEFT}" y="{y0 + 14}">{esc(label)}</text>{py}{dev}</g>')
     parts.append("</svg>")
     return "".join(parts)
 

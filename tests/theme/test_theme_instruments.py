@@ -104,7 +104,7 @@ def test_toll_meter_table_and_fixed_toll(ctx):
 def test_two_clocks_with_an_accelerator_draws_both_clocks(ctx):
     html = render_fence({"arg": "two-clocks"}, ctx)  # fixtures hold cuda and cpu records
     reads = ctx.proof("two_clocks").data["READS"]
-    assert html.count("ldr-bar--device") == len(reads) and "Only a CPU record" not in html
+    assert html.count('class="ldr-bar ldr-bar--device"') == len(reads) and "Only a CPU record" not in html
     assert embedded(html)["clocks"] == 2 and "NVIDIA H200 (cuda)" in html
 
 

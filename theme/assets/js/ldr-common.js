@@ -32,7 +32,9 @@
           if (controls) controls.hidden = false;
           root.setAttribute("data-ldr-ready", "");
         } catch (err) {
+          // leave the static drawing in place, and say why in the console
           root.setAttribute("data-ldr-error", String(err && err.message));
+          if (window.console) console.error("ldr " + kind + ":", err);
         }
       });
     });
