@@ -134,7 +134,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str)
         f'<p class="ldr-proof__run"><a class="ldr-proof__download" href="{escape(download_href)}" '
         f'download="{escape(proof.path.name)}">Download and run it</a> '
         f"<code>python {escape(proof.path.name)}</code> "
-        '<span class="ldr-proof__needs">needs nothing but torch</span></p>"
+        '<span class="ldr-proof__needs">needs nothing but torch</span></p>'
     )
     parts.append("</section>")
     return "\n".join(parts)
