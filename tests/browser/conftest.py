@@ -98,7 +98,9 @@ class Watch:
     def __init__(self, page):
         self.requests: list[str] = []
         self.errors: list[str] = []
+        # the context sees the page's requests and its workers' (search) too
         page.on("request", lambda req: self.requests.append(req.url))
+        page.context.on("request", lambda req: self.requests.append(req.url))
         page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
 

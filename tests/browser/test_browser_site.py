@@ -3,8 +3,9 @@ errors, the home page's reading lines, and screenshots of Part 0 to look at."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlparse
 
 from browser_support import SCREENSHOTS
 
@@ -95,3 +96,26 @@ def test_screenshots_of_part_0(project_site, open_page):
     page.locator(".ldr-metro").scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "home-metro-light-desktop.png"))
     assert len(list(SCREENSHOTS.glob("part0-*.png"))) >= 4
+
+
+FETCHED = re.compile(
+    r"""<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc\s*=\s*["']([^"']+)"""
+    r"""|<link\b(?=[^>]*\brel\s*=\s*["'](?:stylesheet|preload|prefetch|preconnect|dns-prefetch|icon|manifest|modulepreload)["'])[^>]*\bhref\s*=\s*["']([^"']+)"""
+    r"""|url\(\s*["']?([^"')]+)|@import\s+["']([^"']+)""", re.I)
+
+
+def test_nothing_in_the_built_site_points_a_fetch_off_site(project_site):
+    """Static companion of the request log: no page, stylesheet or script names an external
+    resource to fetch (links a reader may follow are fine)."""
+    folder = Path(project_site.server.RequestHandlerClass.keywords["directory"])
+    offenders = []
+    for path in folder.rglob("*"):
+        if path.suffix not in (".html", ".css", ".js") or "javascripts" in path.parts:
+            continue  # mkdocs-material's own bundle is checked by the request log instead
+        for match in FETCHED.finditer(path.read_text(encoding="utf-8", errors="replace")):
+            url = next(g for g in match.groups() if g)
+            host = urlparse(urljoin("http://127.0.0.1/", url)).hostname
+            if url.startswith(("data:", "#")) or host in ("127.0.0.1", "localhost"):
+                continue
+            offenders.append(f"{path.relative_to(folder)}: {url}")
+    assert not offenders, offenders
