@@ -1,0 +1,118 @@
+"""The palette mapping, and Part 0's committed drawings."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from drawing_support import el, scene
+
+from build_hooks.drawing import render_svg
+from build_hooks.drawing.palette import Palette, dark_variant
+
+ROOT = Path(__file__).resolve().parents[2]
+PART0 = ["floors", "territory", "repo-folders", "ecosystem", "two-clocks", "saved-tensors"]
+
+
+@pytest.mark.parametrize("color,role", [
+    ("#1e1e1e", "ink"), ("#000000", "ink"), ("#f08c00", "subject"), ("#e8590c", "subject"),
+    ("#fd7e14", "subject"), ("#ffc078", "subject-soft"), ("#868e96", "context"), ("#495057", "context"),
+    ("#adb5bd", "context"), ("#e9ecef", "context-soft"), ("#ced4da", "context-soft"), ("#ffffff", "paper"),
+    ("#FFF", "paper"),
+])
+def test_palette_roles(color, role):
+    assert Palette().paint(color).startswith(f"var(--ldr-{role}, ")
+
+
+def test_unmapped_colour_keeps_value_and_gets_a_dark_variable():
+    pal = Palette()
+    assert pal.paint("#a5d8ff") == "var(--ldr-c-a5d8ff, #a5d8ff)"
+    rules = pal.style_rules("svg.ldr-drawing")
+    assert rules.startswith('[data-md-color-scheme="slate"] svg.ldr-drawing {')
+    assert f"--ldr-c-a5d8ff: {dark_variant('#a5d8ff')};" in rules
+
+
+def test_dark_variant_flips_lightness_and_keeps_hue_family():
+    def lum(h):
+        return sum(int(h[i:i + 2], 16) for i in (1, 3, 5))
+
+    for c in ("#a5d8ff", "#ffec99", "#b2f2bb", "#1971c2"):
+        d = dark_variant(c)
+        assert (lum(d) < lum(c)) == (lum(c) > 3 * 128)
+    light_blue, dark_blue = dark_variant("#a5d8ff"), "#a5d8ff"
+    assert int(light_blue[5:7], 16) >= int(light_blue[1:3], 16)  # still bluer than red
+    assert dark_variant("#ffffff") == "#121212" and dark_blue
+
+
+def test_palette_off_keeps_raw_colours_and_dark_standalone_resolves():
+    s = scene(el("rectangle", strokeColor="#1e1e1e", backgroundColor="#a5d8ff", fillStyle="solid"))
+    raw = render_svg(s, palette=False)
+    assert 'stroke="#1e1e1e"' in raw and 'fill="#a5d8ff"' in raw and "var(" not in raw
+    dark = render_svg(s, dark=True)
+    assert "var(--ldr-ink, #e2e4e9)" in dark and f"var(--ldr-c-a5d8ff, {dark_variant('#a5d8ff')})" in dark
+    assert "invert" not in dark and "filter" not in dark
+
+
+def test_text_fill_uses_the_palette():
+    svg = render_svg(scene(el("text", strokeColor="#f08c00", text="subject")))
+    assert re.search(r'<text [^>]*style="fill:var\(--ldr-subject, #f08c00\); white-space: pre;"', svg)
+
+
+@pytest.mark.parametrize("name", PART0)
+def test_part0_drawing_is_a_real_scene(name):
+    path = ROOT / "drawings" / f"{name}.excalidraw"
+    data = json.loads(path.read_text())
+    assert data["type"] == "excalidraw" and data["version"] == 2
+    texts = [e for e in data["elements"] if e["type"] == "text"]
+    assert texts and all(t["fontFamily"] == 5 for t in texts)  # Excalifont
+    ids = [e["id"] for e in data["elements"]]
+    assert len(ids) == len(set(ids))
+    for e in data["elements"]:
+        for b in e.get("boundElements") or []:
+            assert b["id"] in ids
+        if e["type"] == "text" and e.get("containerId"):
+            assert e["containerId"] in ids
+
+
+@pytest.mark.parametrize("name", PART0)
+def test_part0_drawing_uses_only_the_series_palette(name):
+    svg = render_svg(ROOT / "drawings" / f"{name}.excalidraw")
+    assert "--ldr-c-" not in svg  # every colour maps to a role
+    assert "var(--ldr-subject" in svg and "var(--ldr-ink" in svg and "var(--ldr-context" in svg
+
+
+EXPECTED_TEXT = {
+    "floors": ["Python API", "the binding", "the dispatcher", "autograd", "the kernel", "memory",
+               "device runtime", "the hardware"],
+    "territory": ["Python API", "the dispatcher", "no shortcut:"],
+    "repo-folders": ["torch/", "torch/csrc/", "aten/  c10/", "torchgen/"],
+    "ecosystem": ["nn.Module", "transformers, diffusers, timm", "lightning, accelerate", "deepspeed",
+                  "vllm, sglang", "flash-attention, torchvision ops", "unsloth", "llama.cpp, MLX"],
+    "two-clocks": ["Python's clock", "the device's clock", "matmul"],
+    "saved-tensors": ["SumBackward0", "AddmmBackward0", "AccumulateGrad", "saved: x"],
+}
+
+
+@pytest.mark.parametrize("name", PART0)
+def test_part0_drawing_says_what_the_chapter_needs(name):
+    svg = render_svg(ROOT / "drawings" / f"{name}.excalidraw").replace("&#x27;", "'").replace("&#39;", "'")
+    for needle in EXPECTED_TEXT[name]:
+        assert needle in svg, needle
+
+
+def test_floors_are_in_order_top_to_bottom():
+    data = json.loads((ROOT / "drawings" / "floors.excalidraw").read_text())
+    ys = {t["text"].split("  ", 1)[1]: t["y"] for t in data["elements"]
+          if t["type"] == "text" and re.match(r"^\d  ", t["text"])}
+    order = sorted(ys, key=ys.get)
+    assert order == EXPECTED_TEXT["floors"]
+
+
+def test_saved_tensors_are_dashed():
+    data = json.loads((ROOT / "drawings" / "saved-tensors.excalidraw").read_text())
+    by_id = {e["id"]: e for e in data["elements"]}
+    saved = [by_id[t["containerId"]] for t in data["elements"]
+             if t["type"] == "text" and t["text"].startswith("saved:")]
+    assert len(saved) == 2 and all(s["strokeStyle"] == "dashed" for s in saved)
