@@ -16,6 +16,7 @@ import xml.etree.ElementTree as etree
 from html import escape
 from pathlib import Path
 
+import pygments
 import yaml
 from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
@@ -25,7 +26,8 @@ from .context import Context, ProofData
 from .datalines import key_paths, lookup
 from .errors import DirectiveError, LdrError
 from .library import Diagnostic, Library
-from .render.card import render_card
+from .cache import TextCache, key_of
+from .render.card import highlight_source, render_card
 from .render.excerpt import render_excerpt
 from .render.values import format_value
 
@@ -59,6 +61,7 @@ class LdrState:
         self.lines: list[str] = []
         self._cache: dict[str, dict[str, ProofData]] = {}
         self._checked: set[str] = set()
+        self.highlights = TextCache(self.root, "highlight", ".html")
 
     @property
     def library(self) -> Library:
@@ -139,7 +142,9 @@ class LdrState:
             proof = self.library.proofs[str(name)]
             self.report_card(proof.name, proof.accelerator, records)
             href = self.context().site_path(f"proofs/{proof.path.name}")
-            return render_card(proof, records, href)
+            code = self.highlights.get_or_make(key_of(proof.sha256, pygments.__version__),
+                                               lambda: highlight_source(proof.source))
+            return render_card(proof, records, href, code)
         if fence == "proof-output":
             name = options.get("proof") or options.get("arg")
             if not name:

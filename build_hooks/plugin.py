@@ -20,6 +20,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
 
+from .defer import defer, restore
 from .errors import LdrError
 from .library import Library
 from .markdown import LdrExtension, LdrState, custom_fences
@@ -63,6 +64,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_pre_build(self, config):
         self.state.begin_build()
         self.reported: set[str] = set()
+        self.deferred: dict[str, dict[str, str]] = {}
         library = self.library
         library.refresh()
         if not self.config.run:
@@ -118,15 +120,18 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             if item.proof:
                 self.reported.add(item.proof)
             (log.warning if item.level == "warning" else log.info)(item.message)
-        if not (self.library.root / "theme" / "data" / "floors.yml").is_file():
-            return html  # a project without the series' theme: nothing to decorate
-        from .pagetheme import decorate_page
+        if (self.library.root / "theme" / "data" / "floors.yml").is_file():
+            from .pagetheme import decorate_page
 
-        html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
-        page.meta.update(extra)
-        for message in warnings:
-            log.warning(message)
+            html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
+            page.meta.update(extra)
+            for message in warnings:
+                log.warning(message)
+        html, self.deferred[page.file.src_uri] = defer(html)
         return html
+
+    def on_post_page(self, output, page, config):
+        return restore(output, self.deferred.pop(page.file.src_uri, {}))
 
     def on_post_build(self, config):
         for item in self.library.diagnostics:

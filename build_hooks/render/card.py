@@ -36,14 +36,19 @@ def output_block(item: ProofData) -> str:
     return f'<pre class="ldr-proof__output"><code>{body}</code></pre>'
 
 
-def source_block(proof: Proof) -> str:
+def highlight_source(source: str) -> str:
+    """Pygments HTML for a proof's source (the caller caches it by script hash)."""
+    return highlight(source, PythonLexer(), HtmlFormatter(nowrap=True))
+
+
+def source_block(proof: Proof, code: str | None = None) -> str:
     source = proof.source
-    code = highlight(source, PythonLexer(), HtmlFormatter(nowrap=True))
+    code = highlight_source(source) if code is None else code
     count = source.count("\n") + (0 if source.endswith("\n") else 1)
     return (
         f'<details class="ldr-proof__source"><summary>Source: <code>proofs/{escape(proof.path.name)}'
         f"</code> · {count} lines</summary>"
-        f'<div class="language-python highlight"><pre><span></span><code>{code}</code></pre></div>'
+        f'<div class="language-python highlight ldr-source"><pre><span></span><code>{code}</code></pre></div>'
         "</details>"
     )
 
@@ -92,7 +97,8 @@ def _message(p: dict) -> str:
             "killed": "was killed"}.get(status, "exited with an error")
 
 
-def render_card(proof: Proof, records: dict[str, ProofData], download_href: str) -> str:
+def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
+                source_html: str | None = None) -> str:
     accelerators = [d for d in ("cuda", "mps") if d in records]
     primary_class = accelerators[0] if accelerators else ("cpu" if "cpu" in records else None)
     primary = records.get(primary_class) if primary_class else None
@@ -126,7 +132,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str)
             f'<details class="ldr-proof__also"><summary>Also measured on {label}</summary>'
             f'{output_block(other)}<p class="ldr-proof__provenance">{provenance_line(other)}</p></details>'
         )
-    parts.append(source_block(proof))
+    parts.append(source_block(proof, source_html))
     if primary is not None:
         where = "" if primary_class == "cpu" else f"Measured on {escape(primary.provenance['device'])}: "
         parts.append(f'<p class="ldr-proof__provenance">{where}{provenance_line(primary)}</p>')

@@ -1,0 +1,56 @@
+"""Keep bulky, unsearchable markup out of other plugins' way.
+
+Inline SVG (figures, instrument fallbacks) and the highlighted source inside proof cards make
+a chapter's HTML several times larger, and the search plugin would parse and index every path
+and token of it. After rendering, such blocks are swapped for placeholders; the placeholders
+are swapped back into the final page. Captions, alt text and card text stay searchable.
+"""
+
+from __future__ import annotations
+
+import re
+
+START = re.compile(r'<svg\b|<div class="language-python highlight ldr-source">')
+SVG_TAG = re.compile(r"<svg\b|</svg>")
+SOURCE_END = "</code></pre></div>"
+TOKEN = "<!--ldr-deferred-{}-->"
+
+
+def defer(html: str, min_size: int = 1024) -> tuple[str, dict[str, str]]:
+    parts: list[str] = []
+    stash: dict[str, str] = {}
+    pos = 0
+    while True:
+        match = START.search(html, pos)
+        if match is None:
+            break
+        start = match.start()
+        if match.group(0).startswith("<svg"):
+            depth, end = 0, None
+            for tag in SVG_TAG.finditer(html, start):
+                depth += 1 if tag.group(0) == "<svg" else -1
+                if depth == 0:
+                    end = tag.end()
+                    break
+        else:
+            found = html.find(SOURCE_END, start)
+            end = None if found < 0 else found + len(SOURCE_END)
+        if end is None:  # unbalanced: leave the rest alone
+            break
+        block = html[start:end]
+        if len(block) >= min_size:
+            token = TOKEN.format(len(stash))
+            stash[token] = block
+            parts.append(html[pos:start])
+            parts.append(token)
+        else:
+            parts.append(html[pos:end])
+        pos = end
+    parts.append(html[pos:])
+    return "".join(parts), stash
+
+
+def restore(html: str, stash: dict[str, str]) -> str:
+    for token, block in stash.items():
+        html = html.replace(token, block, 1)
+    return html
