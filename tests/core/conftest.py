@@ -87,3 +87,19 @@ def md(project):
 
     convert.state = state
     return convert
+
+
+@pytest.fixture
+def fake_python(tmp_path):
+    """An interpreter whose ``import torch`` yields the given version (or runs given code)."""
+
+    def make(version: str | None = None, body: str | None = None) -> str:
+        fake = tmp_path / f"fake-torch-{version or 'broken'}"
+        (fake / "torch").mkdir(parents=True)
+        (fake / "torch" / "__init__.py").write_text(body or f"__version__ = {version!r}\n")
+        wrapper = tmp_path / f"python-{version or 'broken'}"
+        wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} \"$@\"\n")
+        wrapper.chmod(0o755)
+        return str(wrapper)
+
+    return make

@@ -2,7 +2,6 @@
 
 import json
 import subprocess
-import sys
 
 import pytest
 
@@ -104,14 +103,9 @@ def test_cards_on_other_pages_are_linked(project):
     assert 'href="../#proof-cost"' in project.html("notes")
 
 
-def test_torch_mismatch_stops_the_build_with_the_fix(project, tmp_path):
+def test_torch_mismatch_stops_the_build_with_the_fix(project, fake_python):
     setup_two(project)
-    fake = tmp_path / "fake"
-    (fake / "torch").mkdir(parents=True)
-    (fake / "torch" / "__init__.py").write_text("__version__ = '2.11.0'\n")
-    wrapper = tmp_path / "py"
-    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} \"$@\"\n")
-    wrapper.chmod(0o755)
+    wrapper = fake_python("2.11.0")
     config = project.root / "mkdocs.yml"
     config.write_text(config.read_text().replace("  - ldr\n", f"  - ldr:\n      python: {wrapper}\n"))
     result = project.build()

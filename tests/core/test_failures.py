@@ -2,7 +2,6 @@
 
 import json
 
-import pytest
 
 from build_hooks.library import Library
 

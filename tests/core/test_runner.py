@@ -124,41 +124,26 @@ def test_timing_proofs_never_overlap_and_parallel_ones_may(runner, tmp_path):
     assert overlap("p0", "p1")
 
 
-def fake_interpreter(tmp_path, version):
-    fake = tmp_path / "fake"
-    (fake / "torch").mkdir(parents=True)
-    (fake / "torch" / "__init__.py").write_text(f"__version__ = {version!r}\n")
-    wrapper = tmp_path / "python-with-other-torch"
-    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} \"$@\"\n")
-    wrapper.chmod(0o755)
-    return str(wrapper)
-
-
-def test_torch_mismatch_names_both_versions_and_the_fix(tmp_path):
-    python = fake_interpreter(tmp_path, "2.12.0+cpu")
+def test_torch_mismatch_names_both_versions_and_the_fix(fake_python):
+    python = fake_python("2.12.0+cpu")
     with pytest.raises(PinError) as info:
         Runner(python, PIN).start()
     message = str(info.value)
     assert "2.13.0" in message and "2.12.0+cpu" in message and f"pip install torch=={PIN}" in message
 
 
-def test_local_build_tag_matches_the_pin(tmp_path):
-    runner = Runner(fake_interpreter(tmp_path, "2.13.0+cu130"), PIN)
+def test_local_build_tag_matches_the_pin(fake_python):
+    runner = Runner(fake_python("2.13.0+cu130"), PIN)
     try:
         assert runner.start()["torch"] == "2.13.0+cu130"
     finally:
         runner.close()
 
 
-def test_missing_torch_is_a_clear_error(tmp_path):
-    fake = tmp_path / "broken"
-    (fake / "torch").mkdir(parents=True)
-    (fake / "torch" / "__init__.py").write_text("raise ImportError('no torch here')\n")
-    wrapper = tmp_path / "py"
-    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} \"$@\"\n")
-    wrapper.chmod(0o755)
+def test_missing_torch_is_a_clear_error(fake_python):
+    python = fake_python(body="raise ImportError('no torch here')\n")
     with pytest.raises(PinError, match="cannot import torch.*no torch here"):
-        Runner(str(wrapper), PIN).start()
+        Runner(python, PIN).start()
 
 
 def test_spawn_mode_gives_the_same_results(tmp_path):
