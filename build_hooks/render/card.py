@@ -15,6 +15,14 @@ from ..discovery import Proof
 ACCELERATOR_NAMES = {"cuda": "CUDA", "mps": "MPS"}
 
 
+def inline_code(text: str) -> str:
+    """Escape a docstring sentence, keeping `backticks` as code (the only markup allowed)."""
+    pieces = escape(text).split("`")
+    if len(pieces) % 2 == 0:  # an unmatched backtick stays a backtick
+        return escape(text)
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+
+
 def provenance_line(item: ProofData) -> str:
     p = item.provenance
     where = f"{p['device_class']}: {p['device']}" if p["device_class"] == "cpu" else p["device"]
@@ -113,7 +121,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
         f'<a class="ldr-proof__anchor" href="#proof-{name}">{escape(proof.title)}</a></p>',
     ]
     if proof.purpose:
-        parts.append(f'<p class="ldr-proof__purpose">{escape(proof.purpose)}</p>')
+        parts.append(f'<p class="ldr-proof__purpose">{inline_code(proof.purpose)}</p>')
     parts.append("</header>")
     parts.extend(notices(proof, primary, accelerator_missing))
     if primary is not None and primary.provenance["status"] == "ok":

@@ -29,12 +29,28 @@ def parse_ranges(spec, count: int) -> list[int]:
     return picked
 
 
+def _first(visible: list[str], needle: str, start: int, key: str) -> int:
+    for index in range(start, len(visible)):
+        if needle in visible[index]:
+            return index
+    after = f" after line {start}" if start else ""
+    raise DirectiveError(
+        f"{key}: no output line{after} contains {needle!r}; the proof's output changed or the text "
+        "is wrong: compare with the card or `ldr status`"
+    )
+
+
 def select_lines(visible: list[str], options: dict) -> list[str]:
     if "lines" in options:
         return [visible[i - 1] for i in parse_ranges(options["lines"], len(visible))]
+    if "from" in options:
+        first = _first(visible, str(options["from"]), 0, "from")
+        last = _first(visible, str(options["to"]), first, "to") if "to" in options else first
+        return visible[first: last + 1]
     needles = options.get("grep")
     if needles is None:
-        raise DirectiveError("proof-output needs `lines: \"2-4\"` or `grep: \"text\"` to choose lines")
+        raise DirectiveError('proof-output needs `grep: "text"`, `from: "text"` (with an optional '
+                             '`to: "text"`) or `lines: "2-4"` to choose lines')
     needles = [needles] if isinstance(needles, str) else list(needles)
     chosen = [line for line in visible if any(str(n) in line for n in needles)]
     if not chosen:

@@ -107,7 +107,20 @@ def test_excerpt_errors(toll, md):
         md, '```proof-output\nproof: toll\ngrep: "absent"\n```\n')
     assert "lines: 7-9 is out of range: the output has 3 visible lines" in errors(
         md, '```proof-output\nproof: toll\nlines: "7-9"\n```\n')
-    assert "needs `lines:" in errors(md, "```proof-output\nproof: toll\n```\n")
+    assert "needs `grep:" in errors(md, "```proof-output\nproof: toll\n```\n")
+    assert "to: no output line after line 1 contains 'nowhere'" in errors(
+        md, '```proof-output\nproof: toll\nfrom: "4M"\nto: "nowhere"\n```\n')
+
+
+def test_excerpt_from_to_keeps_a_block_between_two_markers(toll, md):
+    html = md('```proof-output\nproof: toll\nfrom: "1 element"\nto: "4M"\n```\n')
+    assert "<pre><code>1 element:   0.50 us per add\n4M elements: 300.00 us per add</code></pre>" in html
+
+
+def test_purpose_keeps_backticks_as_code(project, md):
+    project.proof("ticks", "print(1)\n", doc="Ticks.\n\nShows that `torch.randn` is <builtin>.")
+    assert ('<p class="ldr-proof__purpose">Shows that <code>torch.randn</code> is &lt;builtin&gt;.</p>'
+            in md("```proof\nticks\n```\n"))
 
 
 def test_bad_format_and_bad_yaml(toll, md):
