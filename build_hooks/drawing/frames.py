@@ -45,7 +45,6 @@ def label_element(frame: dict, dark: bool) -> dict:
         "angle": 0, "strokeColor": LABEL_DARK if dark else LABEL_LIGHT, "opacity": 100, "text": text,
         "originalText": text, "fontSize": LABEL_SIZE, "fontFamily": 2, "lineHeight": LABEL_LINE_HEIGHT,
         "textAlign": "left", "verticalAlign": "top", "containerId": None, "frameId": None,
-        "ldrRole": "frame-label",
     }
 
 

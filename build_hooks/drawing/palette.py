@@ -77,8 +77,9 @@ class Palette:
     def paint(self, color: str | None) -> str:
         if color is None or color in ("", "none", "transparent"):
             return "none"
-        if not self.enabled:
-            return color
+        if not self.enabled:  # raw colours; in dark mode each flipped the way the app's dark export shows it
+            hexc = normalise(color)
+            return dark_variant(hexc) if self.dark and hexc else color
         hexc = normalise(color)
         role = ROLE_OF.get(hexc or color.strip().lower())
         if role:

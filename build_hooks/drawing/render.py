@@ -34,13 +34,14 @@ def _complete_text(elements: list[dict], by_id: dict[str, dict]) -> list[dict]:
     """Text written by hand (no measured box yet) gets measured, and wrapped into its container."""
     out = []
     for el in elements:
-        if el["type"] == "text" and not el["width"] and el.get("text", el.get("originalText")):
+        if el["type"] == "text" and not el["width"] and (el.get("text") or el.get("originalText")):
             container = by_id.get(el.get("containerId") or "")
             if container is not None and container["type"] not in ("arrow", "line"):
                 el = layout_bound(el, container)
             else:
-                w, h = measure(el["text"], el["fontFamily"], el["fontSize"], el["lineHeight"])
-                el = {**el, "width": w, "height": h}
+                text = el.get("text") or el["originalText"]
+                w, h = measure(text, el["fontFamily"], el["fontSize"], el["lineHeight"])
+                el = {**el, "text": text, "width": w, "height": h}
             by_id[el["id"]] = el
         out.append(el)
     return out

@@ -27,6 +27,9 @@ def load(scene: dict | str | Path, source: str = "<scene>") -> dict:
     """A scene dict from a dict, a JSON string or a path; invalid JSON names the line and column."""
     if isinstance(scene, dict):
         return scene
+    if isinstance(scene, str) and not scene.lstrip().startswith(("{", "[")) and len(scene) < 4096 \
+            and scene.strip().endswith((".excalidraw", ".json")):
+        scene = Path(scene.strip())  # a file name given as text
     if isinstance(scene, Path):
         source = str(scene) if source == "<scene>" else source
         try:

@@ -55,6 +55,11 @@ def test_palette_off_keeps_raw_colours_and_dark_standalone_resolves():
     assert "invert" not in dark and "filter" not in dark
 
 
+def test_raw_dark_flips_each_colour_without_a_filter():
+    svg = render_svg(scene(el("rectangle", strokeColor="#1e1e1e")), palette=False, dark=True)
+    assert f'stroke="{dark_variant("#1e1e1e")}"' in svg and "filter" not in svg
+
+
 def test_text_fill_uses_the_palette():
     svg = render_svg(scene(el("text", strokeColor="#f08c00", text="subject")))
     assert re.search(r'<text [^>]*style="fill:var\(--ldr-subject, #f08c00\); white-space: pre;"', svg)

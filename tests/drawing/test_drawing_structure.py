@@ -211,3 +211,19 @@ def test_link_is_kept_but_javascript_urls_are_dropped():
     bad = render_svg(scene(el("rectangle", link="javascript:alert(1)")), palette=False)
     assert '<a href="https://pytorch.org">' in ok
     assert "javascript" not in bad
+
+
+def test_hand_written_bound_text_is_measured_wrapped_and_centred():
+    box = el("rectangle", id="b", x=0, y=0, width=160, height=120, boundElements=[{"type": "text", "id": "t"}])
+    t = el("text", id="t", containerId="b", text="", originalText="the dispatcher picks a kernel",
+           width=0, height=0, textAlign="center", verticalAlign="middle")
+    svg = render_svg(scene(box, t), palette=False)
+    lines = re.findall(r"<text [^>]*>([^<]*)</text>", svg)
+    assert len(lines) >= 2 and " ".join(lines) == "the dispatcher picks a kernel"
+    from build_hooks.drawing.fonts import FAMILIES
+    from build_hooks.drawing.text import line_width
+
+    assert all(line_width(ln, FAMILIES[5], 20) <= 150 for ln in lines)  # 160 minus 2 x 5 padding
+    ys = [float(y) for y in re.findall(r'<g transform="translate\(([-0-9.]+) ([-0-9.]+)\)', svg)[-1]]
+    block_h = len(lines) * 25
+    assert ys[1] - 10 == pytest.approx((120 - block_h) / 2, abs=0.01)  # vertically centred in the box
