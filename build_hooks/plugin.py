@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -151,7 +152,16 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             if path.is_dir():
                 # Not recursive: records written to proofs/_results must not trigger a rebuild.
                 server.watch(str(path), recursive=False)
+        if self.config.run:
+            # Import torch once in the background, so that the first proof saved is quick.
+            threading.Thread(target=self._warm, name="ldr-warm-host", daemon=True).start()
         return server
+
+    def _warm(self) -> None:
+        try:
+            self.library.runner().start()
+        except LdrError as exc:  # the next build reports it where the author looks
+            log.debug(f"could not warm the proof host: {exc}")
 
 
 def _url(url: str) -> str:

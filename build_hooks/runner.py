@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,9 +81,14 @@ class Runner:
         self._probe: dict | None = None
         self._next_id = 0
         self._errlog = None
+        self._starting = threading.Lock()
 
     # -- lifecycle -------------------------------------------------------------
     def start(self) -> dict:
+        with self._starting:  # `mkdocs serve` may warm the host from another thread
+            return self._start()
+
+    def _start(self) -> dict:
         if self.proc is not None and self.proc.poll() is None:
             return self.hello
         self._errlog = tempfile.TemporaryFile()
