@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from browser_support import click_nav
 
 PART0 = "theme-check/part-00-the-map/"
@@ -96,3 +98,27 @@ def test_without_javascript_the_meter_and_marks_are_static(project_site, open_pa
     assert page.locator(CURRENT).count() == 0
     assert page.locator(".ldr-instrument[data-instrument=toll-meter] circle.ldr-mark").count() == 12
     assert page.locator(".ldr-instrument .ldr-controls:visible").count() == 0
+
+
+def test_the_real_part_0_marks_its_floors(project_site, open_page):
+    """The project's own Part 0, when its chapters build: every floor section it declares is
+    marked as the reader reaches it (sections shorter than the reading line excepted)."""
+    if not project_site.with_docs:
+        pytest.skip("the project's chapters do not build yet")
+    page, watch = open_page(project_site.url("part-00-the-map/"))
+    headings = floor_headings(page)
+    assert headings, "Part 0 declares no floors"
+    checked = 0
+    for k, (heading_id, floor) in enumerate(headings):
+        scroll_to(page, heading_id)
+        page.wait_for_timeout(120)
+        nxt = headings[k + 1][0] if k + 1 < len(headings) else None
+        gap = page.evaluate("ids => ids[1] ? document.getElementById(ids[1]).getBoundingClientRect().top"
+                            " - document.getElementById(ids[0]).getBoundingClientRect().top : 1e9", [heading_id, nxt])
+        at_bottom = page.evaluate("() => innerHeight + scrollY >= document.documentElement.scrollHeight - 2")
+        if gap < 300 or at_bottom:
+            continue
+        assert current_floor(page) == floor, heading_id
+        checked += 1
+    assert checked >= len(headings) // 2
+    watch.check()
