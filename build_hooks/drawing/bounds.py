@@ -25,10 +25,11 @@ def _ops_points(ops: list) -> list[tuple[float, float]]:
             cur = (op.data[0], op.data[1])
         elif op.op == "bcurveTo":
             p0, p1, p2, p3 = cur, op.data[0:2], op.data[2:4], op.data[4:6]
-            for k in range(11):
-                t = k / 10
+            t = 0.0
+            while t <= 1.0:  # the exporter steps t by 0.1 and stops just short of 1
                 pts.append(tuple((1 - t) ** 3 * p3[i] + 3 * t * (1 - t) ** 2 * p2[i] + 3 * t * t * (1 - t) * p1[i]
                                  + p0[i] * t ** 3 for i in (0, 1)))
+                t += 0.1
             cur = (op.data[4], op.data[5])
         elif op.op == "lineTo":
             cur = (op.data[0], op.data[1])
@@ -37,24 +38,33 @@ def _ops_points(ops: list) -> list[tuple[float, float]]:
 
 
 def local_box(el: dict, shapes: list[Drawable]) -> Box:
-    """Unrotated bounds in element-local coordinates (x/y at the origin)."""
-    kind = el["type"]
-    if kind in ("line", "arrow", "freedraw"):
+    """Unrotated box in element-local coordinates (x/y at the origin). Its centre is the rotation
+    centre: for linear elements the exporter takes it from the points (no shape is cached yet)."""
+    if el["type"] in ("line", "arrow", "freedraw"):
         pts = [(p[0], p[1]) for p in el.get("points") or [[0, 0]]]
-        if kind != "freedraw" and shapes and (len(pts) > 2 or el.get("roundness") or el.get("elbowed")):
-            for s in shapes[0].sets:
-                if s.type == "path":
-                    pts = _ops_points(s.ops) or pts
-                    break
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         return min(xs), min(ys), max(xs), max(ys)
     return 0.0, 0.0, el.get("width", 0.0), el.get("height", 0.0)
 
 
+def _shaft_points(shapes: list[Drawable]) -> list[tuple[float, float]]:
+    for s in shapes[0].sets if shapes else []:
+        if s.type == "path":
+            return _ops_points(s.ops)
+    return []
+
+
 def element_bounds(el: dict, shapes: list[Drawable]) -> Box:
+    """Scene-coordinate bounds: rotated boxes and ellipses; for lines and arrows the sampled
+    curves of the sketched shaft, rotated about the points' centre (getLinearElementRotatedBounds)."""
     x1, y1, x2, y2 = local_box(el, shapes)
     ox, oy, angle = el["x"], el["y"], el.get("angle", 0) or 0
     cx, cy = ox + (x1 + x2) / 2, oy + (y1 + y2) / 2
+    if el["type"] in ("line", "arrow"):
+        shaft = _shaft_points(shapes) if len(el.get("points") or []) >= 2 else []
+        if shaft:
+            pts = [_rot(ox + px, oy + py, cx, cy, angle) for px, py in shaft]
+            return min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts)
     if not angle:
         return ox + x1, oy + y1, ox + x2, oy + y2
     if el["type"] == "ellipse":

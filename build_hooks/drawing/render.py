@@ -1,5 +1,5 @@
 """Scene -> standalone SVG, element by element in z-order, the way Excalidraw's ``exportToSvg`` lays
-it out (padding 10, frame labels, frames drawn last, bound text after its container) but with
+it out (padding 10, frame labels before their frame, bound text after its container) but with
 paints routed through the series' palette and ids prefixed so several figures share a page.
 """
 
@@ -174,16 +174,13 @@ def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool
         minx, miny, maxx, maxy = union(boxes)
     width, height = maxx - minx + 2 * pad, maxy - miny + 2 * pad
     w = _Writer(pal, prefix, data["files"], by_id, (-minx + pad, -miny + pad), background, clip=True)
-    for el in elements:
-        if fr.is_frame(el) or (el["type"] == "text" and el.get("containerId") in by_id):
+    for el in elements:  # z-order; frames too (the exporter only defers iframes / embeddables)
+        if el["type"] == "text" and el.get("containerId") in by_id:
             continue
         w.element(el, outline)
         label = w._bound_text(el)
         if label is not None:
             w.element(label, outline)
-    for el in elements:
-        if fr.is_frame(el):
-            w.element(el, outline)
     defs = []
     for f in clip_frames:
         rx = "" if frame else f' rx="{fr.RADIUS}" ry="{fr.RADIUS}"'

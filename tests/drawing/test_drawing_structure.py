@@ -182,7 +182,8 @@ def test_frames_clip_children_and_label_the_frame():
     assert '<clipPath id="demo-frame-F">' in svg
     assert 'clip-path="url(#demo-frame-F)"' in svg
     assert ">stage</text>" in svg and "Helvetica" in svg
-    assert svg.index("clip-path=") < svg.index('stroke="#bbb"')  # frames are drawn last
+    # z-order as in the file: the clipped child first, then the frame's label and outline
+    assert svg.index('clip-path="url(') < svg.index(">stage</text>") < svg.index('stroke="#bbb"')
 
 
 def test_frame_option_renders_only_that_frame():
