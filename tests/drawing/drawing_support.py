@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
 
 _n = 0
 
@@ -49,3 +54,23 @@ def groups(svg: str) -> list[str]:
             if depth == 0:
                 out.append(body[start:m.end()])
     return out
+
+
+SHARED_SCENES = ROOT.parent / "shared" / "excalidraw" / "scenes"
+SHARED_COMPARE = ROOT.parent / "shared" / "tools" / "excalidraw-ref" / "compare.py"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def need_chromium():
+    if not CHROMIUM.exists():
+        pytest.skip("needs /usr/bin/chromium (apt-get install chromium); never `playwright install`")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        pytest.skip("needs Playwright for Python (pip install playwright)")
+
+
+def need_shared():
+    if not SHARED_SCENES.is_dir() or not any(SHARED_SCENES.glob("*.excalidraw")):
+        pytest.skip(f"the shared reference scenes are absent ({SHARED_SCENES}); they live beside the repo")
+    return sorted(SHARED_SCENES.glob("*.excalidraw"))

@@ -10,8 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, need_chromium
-from drawing_support import el, scene
+from drawing_support import CHROMIUM, el, need_chromium, scene
 
 from build_hooks.drawing import render_svg
 from build_hooks.drawing.fidelity import CHROMIUM_ARGS

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import SHARED_COMPARE, need_chromium, need_shared
+from drawing_support import SHARED_COMPARE, need_chromium, need_shared
 
 from build_hooks.drawing import render_svg
 from build_hooks.drawing.fidelity import ink_fscore, snap, standalone
