@@ -113,7 +113,7 @@ def ecosystem() -> Scene:
     for f, lib in zip(floors, libs):
         b = s.box(300, y, 240, 56, f, size=22, bg=INK_SOFT)
         boxes.append(b)
-        lb = s.box(600, y + 4, 270, 48, lib, size=16, stroke=CONTEXT, bg=CONTEXT_SOFT, color=INK)
+        s.box(600, y + 4, 270, 48, lib, size=16, stroke=CONTEXT, bg=CONTEXT_SOFT, color=INK)
         s.line([(544, y + 28), (596, y + 28)], stroke=CONTEXT)
         y += 80
     # two floors at once
@@ -174,8 +174,8 @@ def saved_tensors() -> Scene:
     s.arrow([(330, 220), (330, 276)], bind=(n1, n2))
     s.arrow([(330, 340), (330, 396)], bind=(n2, n3))
     s.arrow([(330, 460), (330, 506)], bind=(n3, leaf))
-    a = s.box(540, 250, 190, 44, "saved: x", size=18, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
-    b = s.box(540, 320, 190, 44, "saved: W.T", size=18, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
+    s.box(540, 250, 190, 44, "saved: x", size=18, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
+    s.box(540, 320, 190, 44, "saved: W.T", size=18, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
     s.line([(464, 300), (536, 272)], stroke=CONTEXT, dashed=True)
     s.line([(464, 316), (536, 342)], stroke=CONTEXT, dashed=True)
     s.text(635, 380, "recorded during forward,", size=16, color=CONTEXT, align="center")

@@ -10,7 +10,7 @@ import pytest
 from drawing_support import el, scene
 
 from build_hooks.context import Context
-from build_hooks.drawing import cache, draw_command, render_file, render_svg
+from build_hooks.drawing import cache, draw_command, render_file
 from build_hooks.drawing.figure import render_fence
 from build_hooks.errors import DirectiveError
 
