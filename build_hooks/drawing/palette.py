@@ -33,6 +33,7 @@ _MAP = {
     "paper": ("#ffffff", "#fff", "white"),
 }
 ROLE_OF = {c: role for role, colours in _MAP.items() for c in colours}
+_SAFE = re.compile(r"[#\w\s(),.%-]{1,64}")  # what a CSS colour can be; anything else never reaches the SVG
 _HEX = re.compile(r"^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$")
 NAMED = {"red": "#ff0000", "green": "#008000", "blue": "#0000ff", "gray": "#808080", "grey": "#808080",
          "orange": "#ffa500", "yellow": "#ffff00", "purple": "#800080"}
@@ -76,6 +77,9 @@ class Palette:
 
     def paint(self, color: str | None) -> str:
         if color is None or color in ("", "none", "transparent"):
+            return "none"
+        color = color.strip()
+        if not _SAFE.fullmatch(color):
             return "none"
         if not self.enabled:  # raw colours; in dark mode each flipped the way the app's dark export shows it
             hexc = normalise(color)

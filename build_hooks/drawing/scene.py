@@ -76,8 +76,14 @@ def _restore_element(raw: dict, source: str) -> dict:
     if "boundElements" not in raw:
         el["boundElements"] = [{"id": i, "type": "arrow"} for i in raw.get("boundElementIds") or []]
     el.pop("boundElementIds", None)
-    for k in ("x", "y", "width", "height"):
-        el[k] = float(el.get(k) or 0)
+    for k in ("x", "y", "width", "height", "angle", "strokeWidth", "opacity", "roughness", "fontSize", "seed"):
+        if k not in el:
+            continue
+        v = el[k] if el[k] is not None else (0 if k in ("x", "y", "width", "height", "angle") else DEFAULTS.get(k))
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise DrawingError(f"{source}: element {eid!r} has {k} = {v!r}, which is not a number; "
+                               "set it to a number (or re-save the scene from Excalidraw)")
+        el[k] = int(v) if k == "seed" else float(v)
     if kind == "text":
         if el.get("fontFamily") is None:
             el["fontFamily"] = DEFAULT_FAMILY
@@ -94,7 +100,11 @@ def _restore_element(raw: dict, source: str) -> dict:
         if not el.get("lineHeight"):
             el["lineHeight"] = _line_height(el)
     if kind in ("line", "arrow", "freedraw"):
-        el["points"] = [list(p[:2]) for p in el.get("points") or []] or [[0, 0]]
+        try:
+            el["points"] = [[float(p[0]), float(p[1])] for p in el.get("points") or []] or [[0.0, 0.0]]
+        except (TypeError, ValueError, IndexError) as exc:
+            raise DrawingError(f"{source}: {kind} element {eid!r} has malformed points; each point must be "
+                               "[x, y] numbers relative to the element's x/y") from exc
     if kind == "arrow":
         el.setdefault("startArrowhead", None)
         el.setdefault("endArrowhead", "arrow")

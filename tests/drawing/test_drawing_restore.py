@@ -101,6 +101,14 @@ def test_unknown_font_family():
     assert "fonts.excalidraw" in msg and "'t9'" in msg and "42" in msg and "5 (Excalifont)" in msg
 
 
+def test_non_numeric_fields_are_named():
+    with pytest.raises(DrawingError) as exc:
+        render_svg(scene(el("rectangle", id="r1", strokeWidth='2"><b>')), source="n.excalidraw")
+    assert "n.excalidraw" in str(exc.value) and "'r1'" in str(exc.value) and "strokeWidth" in str(exc.value)
+    with pytest.raises(DrawingError, match="malformed points"):
+        render_svg(scene(el("line", id="l1", points=[[0, 0], ["a", 1]])), source="n.excalidraw")
+
+
 def test_not_a_scene():
     with pytest.raises(DrawingError, match="not an Excalidraw scene"):
         render_svg(json.dumps({"hello": 1}), source="x.excalidraw")

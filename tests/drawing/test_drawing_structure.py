@@ -57,6 +57,16 @@ def test_script_in_a_label_is_text():
     assert "&lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; co" in svg
 
 
+@pytest.mark.parametrize("palette", [False, True])
+def test_colour_strings_cannot_break_out_of_attributes(palette):
+    evil = '"><script>alert(1)</script>'
+    svg = render_svg(scene(el("rectangle", strokeColor=evil, backgroundColor=evil, fillStyle="solid"),
+                           el("text", strokeColor=evil), bg=evil), palette=palette)
+    assert "<script" not in svg and "alert" not in svg
+    assert render_svg(scene(el("rectangle", strokeColor="rgb(10, 20, 30)")), palette=False).count(
+        'stroke="rgb(10, 20, 30)"') >= 1
+
+
 def test_dash_arrays_follow_stroke_style():
     solid = render_svg(scene(el("rectangle", strokeStyle="solid")), palette=False)
     dashed = render_svg(scene(el("rectangle", strokeStyle="dashed", strokeWidth=2)), palette=False)
