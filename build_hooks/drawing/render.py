@@ -55,6 +55,7 @@ class _Writer:
         self.background = background
         self.clip = clip
         self.out: list[str] = []
+        self.defs: list[str] = []
         self.labels = {e["containerId"]: e for e in by_id.values()
                        if e["type"] == "text" and e.get("containerId") in by_id}
 
@@ -132,13 +133,30 @@ class _Writer:
     def _image(self, el: dict, tr: str) -> str:
         data = self.files[el["fileId"]]
         w, h = round(el["width"]), round(el["height"])
+        iw, ih, ix, iy = w, h, 0.0, 0.0
+        crop = el.get("crop")
+        if isinstance(crop, dict) and crop.get("width") and crop.get("height"):
+            # show the crop window of the natural image, stretched to the element's box
+            sx, sy = el["width"] / crop["width"], el["height"] / crop["height"]
+            iw, ih = crop.get("naturalWidth", crop["width"]) * sx, crop.get("naturalHeight", crop["height"]) * sy
+            ix, iy = -crop.get("x", 0) * sx, -crop.get("y", 0) * sy
         sx, sy = (el.get("scale") or [1, 1])[:2]
         flip = ""
         if sx != 1 or sy != 1:
             cx, cy = el["width"] / 2, el["height"] / 2
             flip = f' transform="translate({_f(cx)} {_f(cy)}) scale({sx} {sy}) translate({_f(-cx)} {_f(-cy)})"'
-        return (f'<g {tr}><image href={quoteattr(data["dataURL"])} width="{w}" height="{h}" '
-                f'preserveAspectRatio="none" opacity="{_f(self.opacity(el))}"{flip}></image></g>')
+        clip = ""
+        if crop or el.get("roundness"):
+            from .shapes import corner_radius
+
+            cid = f"{self.prefix}image-clip-{slug(el.get('id', 'img'))}"
+            r = corner_radius(min(el["width"], el["height"]), el) if el.get("roundness") else 0
+            self.defs.append(f'<clipPath id="{cid}"><rect width="{_f(el["width"])}" height="{_f(el["height"])}" '
+                             f'rx="{_f(r)}" ry="{_f(r)}"></rect></clipPath>')
+            clip = f' clip-path="url(#{cid})"'
+        return (f'<g {tr}{clip}><image href={quoteattr(data["dataURL"])} x="{_f(ix)}" y="{_f(iy)}" '
+                f'width="{_f(iw)}" height="{_f(ih)}" preserveAspectRatio="none" '
+                f'opacity="{_f(self.opacity(el))}"{flip}></image></g>')
 
     def _bound_text(self, el: dict) -> dict | None:
         t = self.labels.get(el.get("id", ""))
@@ -187,6 +205,7 @@ def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool
         defs.append(f'<clipPath id="{prefix}frame-{slug(f["id"])}"><rect transform="translate({_f(f["x"] + w.offx)} '
                     f'{_f(f["y"] + w.offy)})" width="{_f(f["width"])}" height="{_f(f["height"])}"{rx}></rect>'
                     "</clipPath>")
+    defs += w.defs
     rules = pal.style_rules("svg.ldr-drawing")
     if rules:
         defs.append(f"<style>{escape(rules)}</style>")

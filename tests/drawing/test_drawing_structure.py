@@ -182,7 +182,18 @@ def test_image_embeds_its_data_url():
     img = el("image", fileId="f1", width=40.4, height=30, scale=[1, 1])
     svg = render_svg(scene(img, files={"f1": {"id": "f1", "mimeType": "image/png", "dataURL": url}}),
                      palette=False)
-    assert f'<image href="{url}" width="40" height="30"' in svg
+    assert f'<image href="{url}" x="0" y="0" width="40" height="30"' in svg
+
+
+def test_cropped_and_rounded_image_is_clipped_to_its_box():
+    url = "data:image/png;base64,iVBORw0KGgo="
+    img = el("image", id="im", fileId="f1", width=100, height=50, scale=[1, 1], roundness={"type": 3},
+             crop={"x": 20, "y": 10, "width": 200, "height": 100, "naturalWidth": 400, "naturalHeight": 300})
+    svg = render_svg(scene(img, files={"f1": {"id": "f1", "mimeType": "image/png", "dataURL": url}}),
+                     palette=False, source="pic.excalidraw")
+    assert '<clipPath id="pic-image-clip-im"><rect width="100" height="50" rx="12.5" ry="12.5">' in svg
+    assert 'clip-path="url(#pic-image-clip-im)"' in svg
+    assert 'x="-10" y="-5" width="200" height="150"' in svg  # natural size x 0.5, shifted by the crop
 
 
 def test_frames_clip_children_and_label_the_frame():
