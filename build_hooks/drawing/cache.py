@@ -16,9 +16,14 @@ from pathlib import Path
 _MEMORY: dict[str, str] = {}
 
 
-def default_dir() -> Path:
-    root = Path(__file__).resolve().parents[2]
-    return Path(os.environ.get("LDR_CACHE_DIR", root / ".cache" / "ldr")) / "drawings"
+def default_dir(root: Path | None = None) -> Path:
+    """``$LDR_CACHE_DIR/drawings``, else ``<project root>/.cache/ldr/drawings``."""
+    if os.environ.get("LDR_CACHE_DIR"):
+        return Path(os.environ["LDR_CACHE_DIR"]) / "drawings"
+    if root is None:
+        checkout = Path(__file__).resolve().parents[2]
+        root = checkout if (checkout / "pyproject.toml").exists() else Path.cwd()
+    return Path(root) / ".cache" / "ldr" / "drawings"
 
 
 def cache_key(data: bytes, **opts) -> str:
@@ -49,6 +54,7 @@ def write(directory: Path, key: str, svg: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(svg)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a cache entry is ordinary build output
         os.replace(tmp, directory / f"{key}.svg")
     except BaseException:
         try:

@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 
 from ..errors import DirectiveError, DrawingError
-from .cache import render_file
+from .cache import default_dir, render_file
 
 KEYS = {"src", "arg", "alt", "caption", "frame"}
 EDIT_TEXT = "open it in Excalidraw and edit it"
@@ -65,7 +65,7 @@ def render_fence(options: dict, ctx) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(src).with_suffix("").as_posix()).strip("-")
     ident = f"{stem}-{re.sub(r'[^A-Za-z0-9_-]+', '-', frame).strip('-')}" if frame else stem
     try:
-        svg = render_file(path, frame=frame, source=src, id_prefix=f"{ident}-")
+        svg = render_file(path, cache_dir=default_dir(ctx.root), frame=frame, source=src, id_prefix=f"{ident}-")
     except DrawingError as exc:
         raise DirectiveError(f"figure: {exc}") from exc
     alt = options.get("alt") or _scene_text(path) or f"Drawing {src}"
