@@ -80,8 +80,10 @@ def fixture_site(tmp_path_factory):
     served.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module: a sync Playwright left running for the whole session would
+    stop other folders' browser tests from starting their own."""
     if not CHROMIUM.exists():
         pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
