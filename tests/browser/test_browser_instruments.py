@@ -148,6 +148,8 @@ def test_library_sizes(part0):
         assert shown["name"][0] == f["name"] and shown["folder"][0] == f["folder"]
         assert int(shown["bytes"][0]) == f["bytes"] and shown["bytes"][1] == f"{f['bytes']:,}"
         assert math.isclose(float(shown["share"][0]), f["bytes"] / total, rel_tol=1e-12)
+        tab_stops = part0.eval_on_selector_all(f"{base} .ldr-mark[tabindex='0']", "els => els.map(e => e.dataset.i)")
+        assert tab_stops == [str(i)]  # one tab stop, the chosen bar
 
 
 def test_instruments_mount_after_instant_navigation(project_site, open_page):

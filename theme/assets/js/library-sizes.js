@@ -14,16 +14,18 @@
       ldr.set(root, "bytes", f.bytes, f.bytes.toLocaleString("en-US"));
       ldr.set(root, "share", f.bytes / total, ldr.fmt(100 * f.bytes / total) + "%");
       ldr.mark(marks, i, "ldr-mark--current");
+      // one tab stop for the whole chart: the chosen bar; arrow keys move between bars
+      marks.forEach(function (m, k) { m.setAttribute("tabindex", k === i ? "0" : "-1"); });
     }
 
     marks.forEach(function (m, k) {
-      m.setAttribute("tabindex", "0");
       m.setAttribute("role", "button");
       m.setAttribute("aria-label", files[k].name);
       m.addEventListener("focus", function () { select(k); });
       m.addEventListener("click", function () { select(k); });
       m.addEventListener("keydown", function (event) {
-        var to = event.key === "ArrowDown" ? k + 1 : event.key === "ArrowUp" ? k - 1 : -1;
+        var to = event.key === "ArrowDown" ? k + 1 : event.key === "ArrowUp" ? k - 1 :
+          event.key === "Home" ? 0 : event.key === "End" ? marks.length - 1 : -1;
         if (to < 0 || to >= marks.length) return;
         event.preventDefault();
         marks[to].focus();

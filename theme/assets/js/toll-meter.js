@@ -27,14 +27,16 @@
     }
 
     slider.addEventListener("input", function () { select(Number(slider.value)); });
-    svg.addEventListener("pointermove", function (event) {
+    function nearest(event) {
       var best = 0, dist = Infinity;
       marks.forEach(function (m, k) {
         var r = m.getBoundingClientRect(), d = Math.abs(r.left + r.width / 2 - event.clientX);
         if (d < dist) { dist = d; best = k; }
       });
       select(best);
-    });
+    }
+    svg.addEventListener("pointermove", nearest);
+    svg.addEventListener("pointerdown", nearest);
     select(0);
   });
 })();
