@@ -70,3 +70,15 @@ def test_pressed_buttons_and_current_marks_read(scheme):
     assert contrast(tokens["--ldr-paper"], tokens["--ldr-subject"]) >= 4.5  # paper text on a subject button
     assert contrast(tokens["--ldr-ink"], tokens["--ldr-subject-soft"]) >= 4.5  # ink on the current node
     assert contrast(tokens["--ldr-ink"], tokens["--ldr-context-soft"]) >= 4.5  # ink on a leaf node
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_links_and_header_read(scheme):
+    """With palette primary/accent `custom`, links take a darker (lighter) subject orange and the
+    header the ink: both readable."""
+    _, page = SCHEMES[scheme]
+    links = re.search(re.escape(f'[data-md-color-scheme="{scheme}"][data-md-color-primary="custom"]')
+                      + r"[^{]*\{[^}]*--md-typeset-a-color:\s*(#[0-9a-fA-F]{6})", CSS)
+    assert links and contrast(links.group(1), page) >= 4.5
+    header = re.search(r'\[data-md-color-primary="custom"\]\s*\{[^}]*--md-primary-fg-color:\s*(#[0-9a-fA-F]{6})', CSS)
+    assert header and contrast("#ffffff", header.group(1)) >= 4.5  # white header text on ink
