@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, SUBJECT, SUBJECT_SOFT, Scene
+from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, PAPER, SUBJECT, SUBJECT_SOFT, Scene
 
 OUT = Path(__file__).resolve().parents[1]
 
@@ -44,56 +44,69 @@ def floors() -> Scene:
 
 def territory() -> Scene:
     s = Scene("territory")
-    s.text(300, 0, "Each layer talks only to its neighbours", size=26, align="center")
-    names = ["Python API", "the binding", "the dispatcher", "the kernel", "the hardware"]
-    boxes = []
+    s.text(330, 0, "The territory: each layer talks only to its neighbours", size=26, align="center")
+    bands = [
+        ("Python API", ["torch.*", "nn.Module", "optim"]),
+        ("the bindings", ["Python <-> C++ glue"]),
+        ("the dispatcher", ["Autograd", "Autocast", "Functionalize", "Python mode"]),
+        ("kernels, per backend", ["CPU", "CUDA", "MPS", "Meta"]),
+        ("allocators and runtimes", ["caching allocator", "streams, events"]),
+    ]
     y = 60
-    for i, n in enumerate(names):
-        subject = n == "the dispatcher"
-        b = s.box(160, y, 280, 64, n, size=22, stroke=SUBJECT if subject else INK,
-                  bg=SUBJECT_SOFT if subject else INK_SOFT, color=INK, width=3 if subject else 2)
+    boxes = []
+    for name, parts in bands:
+        subject = name == "the dispatcher"
+        b = s.box(0, y, 660, 92, stroke=SUBJECT if subject else INK, bg=SUBJECT_SOFT if subject else INK_SOFT,
+                  width=3 if subject else 2)
         boxes.append(b)
-        y += 130
+        s.text(18, y + 10, name, size=22)
+        x = 18
+        for part in parts:
+            w = max(96, 20 + len(part) * 9.5)
+            s.box(x, y + 44, w, 36, part, size=16, stroke=CONTEXT, bg=PAPER, color=INK)
+            x += w + 12
+        y += 128
     for a, b in zip(boxes, boxes[1:]):
-        s.arrow([(300, a["y"] + 70), (300, b["y"] - 6)], start="arrow", end="arrow", bind=(a, b))
+        s.arrow([(310, a["y"] + 96), (310, b["y"] - 4)], bind=(a, b))
+        s.arrow([(350, b["y"] - 4), (350, a["y"] + 96)], bind=(b, a))
+    s.text(364, boxes[0]["y"] + 103, "calls go down, results come back up", size=16, color=CONTEXT)
+    s.text(642, boxes[2]["y"] + 12, "feature layers take turns", size=16, color=SUBJECT, align="right")
     # the shortcut that does not exist
     top, kernel = boxes[0], boxes[3]
-    s.arrow([(444, top["y"] + 32), (540, top["y"] + 150), (540, kernel["y"] - 60), (444, kernel["y"] + 32)],
+    s.arrow([(664, top["y"] + 46), (760, top["y"] + 170), (760, kernel["y"] - 70), (664, kernel["y"] + 46)],
             stroke=CONTEXT, dashed=True, rounded=True)
-    mid = (top["y"] + kernel["y"]) / 2 + 30
-    s.line([(526, mid - 14), (554, mid + 14)], stroke=CONTEXT, width=3)
-    s.line([(554, mid - 14), (526, mid + 14)], stroke=CONTEXT, width=3)
-    s.text(578, mid - 40, "no shortcut:\na layer never\nskips a floor", size=18, color=CONTEXT)
-    s.text(284, boxes[2]["y"] - 50, "called by the layer above", size=16, color=CONTEXT, align="right")
-    s.text(284, boxes[2]["y"] + 86, "calls the layer below", size=16, color=CONTEXT, align="right")
+    mid = (top["y"] + kernel["y"]) / 2 + 46
+    s.line([(746, mid - 14), (774, mid + 14)], stroke=CONTEXT, width=3)
+    s.line([(774, mid - 14), (746, mid + 14)], stroke=CONTEXT, width=3)
+    s.text(792, mid - 40, "no shortcut:\na layer never\nskips a floor", size=18, color=CONTEXT)
     return s
-
-
-def folder(s: Scene, x: float, y: float, w: float, h: float, name: str, role: str, *,
-           stroke: str = INK, bg: str = INK_SOFT) -> dict:
-    s.box(x, y - 16, 90, 24, stroke=stroke, bg=bg, rounded=True)
-    b = s.box(x, y, w, h, stroke=stroke, bg=bg, rounded=True)
-    s.text(x + 18, y + 14, name, size=24, color=INK)
-    s.text(x + 18, y + 48, role, size=16, color=CONTEXT)
-    return b
 
 
 def repo_folders() -> Scene:
     s = Scene("repo-folders")
-    s.text(380, 0, "Where the code lives", size=28, align="center")
-    py = folder(s, 0, 80, 380, 90, "torch/", "Python: the API you import")
-    csrc = folder(s, 0, 230, 380, 90, "torch/csrc/", "the bridge: Python <-> C++")
-    aten = folder(s, 0, 380, 380, 110, "aten/  c10/", "C++: tensors, kernels,\nthe dispatcher")
-    gen = folder(s, 520, 230, 230, 90, "torchgen/", "the code writer", stroke=SUBJECT, bg=SUBJECT_SOFT)
-    s.arrow([(190, 174), (190, 210)], bind=(py, csrc))
-    s.arrow([(190, 324), (190, 360)], bind=(csrc, aten))
-    s.arrow([(516, 275), (384, 275)], stroke=SUBJECT, dashed=True, bind=(gen, csrc))
-    s.arrow([(635, 324), (635, 435), (384, 435)], stroke=SUBJECT, dashed=True, bind=(gen, aten))
-    s.text(450, 246, "writes", size=16, color=SUBJECT, align="center")
-    s.text(510, 445, "writes, at build time", size=16, color=SUBJECT, align="center")
-    s.text(635, 110, "native_functions.yaml:", size=16, color=CONTEXT, align="center")
-    s.text(635, 132, "every op listed once", size=16, color=CONTEXT, align="center")
-    s.arrow([(635, 160), (635, 208)], stroke=CONTEXT, dashed=True)
+    s.text(360, 0, "The repository, and the floor each folder serves", size=26, align="center")
+    s.text(0, 56, "pytorch/", size=24)
+    rows = [
+        ("torch/", "floor 1: the Python API you import", INK, INK_SOFT),
+        ("torch/csrc/", "floor 2: the bindings, Python <-> C++", INK, INK_SOFT),
+        ("aten/", "floors 3-5: operators, the dispatcher, kernels", INK, INK_SOFT),
+        ("c10/", "floors 3, 6, 7: the tensor core, allocator, streams", INK, INK_SOFT),
+        ("torchgen/", "the code writer: generates floors 2 and 3", SUBJECT, SUBJECT_SOFT),
+    ]
+    y = 110
+    folders = []
+    for name, role, stroke, bg in rows:
+        s.line([(20, y - 20), (20, y + 26), (56, y + 26)], stroke=CONTEXT)
+        s.box(64, y - 4, 60, 14, stroke=stroke, bg=bg, rounded=True)
+        f = s.box(64, y + 6, 190, 44, name, size=20, stroke=stroke, bg=bg, color=INK, align="left")
+        folders.append(f)
+        s.text(280, y + 16, role, size=18, color=SUBJECT if stroke == SUBJECT else CONTEXT)
+        y += 84
+    gen, csrc, aten = folders[4], folders[1], folders[2]
+    s.arrow([(676, gen["y"] + 22), (740, gen["y"] + 22), (740, csrc["y"] + 22), (700, csrc["y"] + 22)],
+            stroke=SUBJECT, dashed=True)
+    s.arrow([(740, aten["y"] + 22), (720, aten["y"] + 22)], stroke=SUBJECT, dashed=True)
+    s.text(752, csrc["y"] + 60, "generated\nat build time\nfrom native_\nfunctions.yaml", size=16, color=SUBJECT)
     return s
 
 
@@ -138,50 +151,71 @@ def ecosystem() -> Scene:
 
 def two_clocks() -> Scene:
     s = Scene("two-clocks")
-    s.text(440, 0, "Two clocks", size=28, align="center")
+    s.text(470, 0, "Two clocks", size=28, align="center")
     s.text(0, 70, "Python's clock", size=20)
-    s.text(0, 230, "the device's clock", size=20)
-    s.arrow([(190, 84), (900, 84)], stroke=CONTEXT, width=1)
-    s.arrow([(190, 244), (900, 244)], stroke=CONTEXT, width=1)
-    s.text(900, 96, "time", size=16, color=CONTEXT, align="right")
-    ops = [("add", 30, 110), ("mul", 30, 80), ("matmul", 30, 260), ("sum", 30, 70)]
+    s.text(0, 250, "the device's clock", size=20)
+    s.arrow([(190, 84), (960, 84)], stroke=CONTEXT, width=1)
+    s.arrow([(190, 264), (960, 264)], stroke=CONTEXT, width=1)
+    s.text(960, 96, "time", size=16, color=CONTEXT, align="right")
+    ops = [("add", 110), ("mul", 80), ("matmul", 250), ("sum", 70)]
     qx, dx = 200, 240
-    for name, q, d in ops:
+    for name, d in ops:
         subject = name == "matmul"
         stroke, bg = (SUBJECT, SUBJECT_SOFT) if subject else (INK, INK_SOFT)
         s.box(qx, 100, 64, 40, name, size=16, stroke=stroke, bg=bg, color=INK, rounded=True)
-        s.box(dx, 190, d, 40, name, size=16, stroke=stroke, bg=bg, color=INK, rounded=True)
-        s.line([(qx + 32, 144), (dx + 8, 186)], stroke=SUBJECT if subject else CONTEXT, dashed=True, width=1)
+        s.box(dx, 210, d, 40, name, size=16, stroke=stroke, bg=bg, color=INK, rounded=True)
+        s.line([(qx + 32, 144), (dx + 8, 206)], stroke=SUBJECT if subject else CONTEXT, dashed=True, width=1)
         qx += 74
         dx += d + 8
-    s.text(510, 112, "queued: Python moves on at once", size=16, color=CONTEXT)
-    s.arrow([(740, 300), (710, 236)], stroke=SUBJECT)
-    s.text(620, 304, "matmul really finishes here", size=16, color=SUBJECT)
-    s.arrow([(470, 56), (418, 98)], stroke=SUBJECT)
-    s.text(476, 40, "matmul() has already returned", size=16, color=SUBJECT)
+    # .item(): Python has to wait until the device is done
+    item = s.box(qx, 100, 76, 40, ".item()", size=16, stroke=INK, bg=INK_SOFT, color=INK, rounded=True)
+    wait_end = dx
+    s.box(qx + 80, 106, wait_end - qx - 80, 28, "waiting", size=14, stroke=CONTEXT, bg="transparent",
+          dashed=True, color=CONTEXT, rounded=True)
+    s.line([(wait_end, 150), (wait_end, 206)], stroke=INK, dashed=True, width=1)
+    s.box(wait_end + 12, 100, 110, 40, "next line", size=16, stroke=INK, bg=INK_SOFT, color=INK, rounded=True)
+    s.text(0, 106, "each op is queued;\nPython moves on\nat once", size=16, color=CONTEXT)
+    s.arrow([(676, 316), (694, 256)], stroke=SUBJECT)
+    s.text(540, 320, "matmul really finishes here", size=16, color=SUBJECT)
+    s.arrow([(470, 52), (418, 96)], stroke=SUBJECT)
+    s.text(476, 36, "matmul() has already returned", size=16, color=SUBJECT)
+    s.text(wait_end + 10, 156, "a read waits\nfor the device", size=16, color=INK)
+    del item
     return s
 
 
 def saved_tensors() -> Scene:
     s = Scene("saved-tensors")
-    s.text(330, 0, "What backward needs, saved on the way forward", size=24, align="center")
-    loss = s.box(230, 60, 200, 50, "loss", size=20, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK, kind="ellipse")
-    n1 = s.box(200, 160, 260, 56, "SumBackward0", size=20, bg=INK_SOFT)
-    n2 = s.box(200, 280, 260, 56, "AddmmBackward0", size=20, bg=INK_SOFT)
-    n3 = s.box(200, 400, 260, 56, "AccumulateGrad", size=20, bg=INK_SOFT)
-    leaf = s.box(230, 510, 200, 50, "W.grad", size=20, stroke=INK, bg="transparent")
-    s.arrow([(330, 114), (330, 156)], bind=(loss, n1))
-    s.arrow([(330, 220), (330, 276)], bind=(n1, n2))
-    s.arrow([(330, 340), (330, 396)], bind=(n2, n3))
-    s.arrow([(330, 460), (330, 506)], bind=(n3, leaf))
-    s.box(540, 250, 190, 44, "saved: x", size=18, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
-    s.box(540, 320, 190, 44, "saved: W.T", size=18, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
-    s.line([(464, 300), (536, 272)], stroke=CONTEXT, dashed=True)
-    s.line([(464, 316), (536, 342)], stroke=CONTEXT, dashed=True)
-    s.text(635, 380, "recorded during forward,", size=16, color=CONTEXT, align="center")
-    s.text(635, 402, "read during backward", size=16, color=CONTEXT, align="center")
-    s.arrow([(150, 120), (150, 520)], stroke=SUBJECT, width=3)
-    s.text(136, 290, "the gradient\nflows down", size=16, color=SUBJECT, align="right")
+    s.text(400, 0, "The graph backward walks, and what it saved", size=26, align="center")
+    s.text(400, 34, "model: fc2(relu(fc1(x))).sum()", size=16, color=CONTEXT, align="center")
+    loss = s.box(310, 70, 180, 48, "loss", size=20, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK, kind="ellipse")
+    spine = [("SumBackward0", 160), ("AddmmBackward0", 260), ("ReluBackward0", 380), ("AddmmBackward0", 500)]
+    nodes = []
+    for name, y in spine:
+        nodes.append(s.box(280, y, 240, 52, name, size=20, bg=INK_SOFT))
+    prev = loss
+    for n in nodes:
+        s.arrow([(400, prev["y"] + prev["height"] + 4), (400, n["y"] - 4)], bind=(prev, n))
+        prev = n
+    # AccumulateGrad at each parameter (left)
+    for node, layer in ((nodes[1], "fc2"), (nodes[3], "fc1")):
+        for k, param in enumerate(("weight", "bias")):
+            y = node["y"] - 22 + k * 58
+            via = " (via TBackward0)" if param == "weight" else ""
+            acc = s.box(0, y, 220, 48, f"AccumulateGrad\n{layer}.{param}{via}", size=14, bg=PAPER)
+            s.arrow([(276, node["y"] + 26), (224, y + 24)], bind=(node, acc))
+    # what each node saved (right, dashed: recorded during forward)
+    saved = {1: ["saved: h", "saved: fc2.weight.T"], 2: ["saved: result"], 3: ["saved: x"]}
+    for i, items in saved.items():
+        node = nodes[i]
+        for k, label in enumerate(items):
+            y = node["y"] + 4 + (k - (len(items) - 1) / 2) * 52
+            b = s.box(590, y, 190, 44, label, size=16, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
+            s.line([(524, node["y"] + 26), (586, y + 22)], stroke=CONTEXT, dashed=True)
+            del b
+    s.text(685, 580, "recorded during forward,\nread during backward", size=16, color=CONTEXT, align="center")
+    s.arrow([(820, 90), (820, 560)], stroke=SUBJECT, width=3)
+    s.text(836, 290, "the gradient\nflows down", size=16, color=SUBJECT)
     return s
 
 

@@ -91,12 +91,14 @@ def test_part0_drawing_uses_only_the_series_palette(name):
 EXPECTED_TEXT = {
     "floors": ["Python API", "the binding", "the dispatcher", "autograd", "the kernel", "memory",
                "device runtime", "the hardware"],
-    "territory": ["Python API", "the dispatcher", "no shortcut:"],
-    "repo-folders": ["torch/", "torch/csrc/", "aten/  c10/", "torchgen/"],
+    "territory": ["Python API", "the bindings", "the dispatcher", "kernels, per backend", "allocators and runtimes",
+                  "no shortcut:"],
+    "repo-folders": ["pytorch/", "torch/", "torch/csrc/", "aten/", "c10/", "torchgen/", "floor 1"],
     "ecosystem": ["nn.Module", "transformers, diffusers, timm", "lightning, accelerate", "deepspeed",
                   "vllm, sglang", "flash-attention, torchvision ops", "unsloth", "llama.cpp, MLX"],
-    "two-clocks": ["Python's clock", "the device's clock", "matmul"],
-    "saved-tensors": ["SumBackward0", "AddmmBackward0", "AccumulateGrad", "saved: x"],
+    "two-clocks": ["Python's clock", "the device's clock", "matmul", ".item()", "waiting"],
+    "saved-tensors": ["SumBackward0", "AddmmBackward0", "ReluBackward0", "AccumulateGrad", "saved: x",
+                      "saved: result"],
 }
 
 
@@ -120,4 +122,4 @@ def test_saved_tensors_are_dashed():
     by_id = {e["id"]: e for e in data["elements"]}
     saved = [by_id[t["containerId"]] for t in data["elements"]
              if t["type"] == "text" and t["text"].startswith("saved:")]
-    assert len(saved) == 2 and all(s["strokeStyle"] == "dashed" for s in saved)
+    assert len(saved) == 4 and all(s["strokeStyle"] == "dashed" for s in saved)
