@@ -64,9 +64,11 @@ def test_meter_after_instant_navigation(project_site, open_page):
     scroll_to(page, "storage-and-bytes")
     page.wait_for_function(f"() => {{ const a = document.querySelector(\"{CURRENT}\"); "
                            "return a && a.parentElement.dataset.floor === 'memory'; }")
-    scroll_to(page, "the-kernel-that-fills-it")
+    page.click("[data-ldr-meter] li[data-floor=kernel] > a")  # the meter's own link, after the swap
     page.wait_for_function(f"() => {{ const a = document.querySelector(\"{CURRENT}\"); "
                            "return a && a.parentElement.dataset.floor === 'kernel'; }")
+    assert page.evaluate("() => location.hash") == "#the-kernel-that-fills-it"
+    assert page.evaluate("() => window.__ldrSamePage === true")
     watch.check()
 
 
