@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+import sys
 
 import pytest
 
@@ -156,3 +157,14 @@ def test_diff_names_moved_values_and_the_lines_that_quote_them(project):
     moved = json.loads(project.ldr("diff", "--json").stdout)
     assert moved[0]["changes"] == [{"key": "DATA.us", "old": 0.512, "new": 0.64, "relative": pytest.approx(0.25),
                                     "quoted_at": ["docs/index.md:3"]}]
+
+
+def test_two_concurrent_runs_measure_a_proof_once(project, tmp_path):
+    log = tmp_path / "ran.log"
+    project.proof("slow", f'import time\nopen({str(log)!r}, "a").write("ran\\n")\ntime.sleep(1.5)\nprint("done")\n')
+    procs = [subprocess.Popen([sys.executable, "-m", "build_hooks.cli", "run"], cwd=project.root,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outputs
+    assert log.read_text() == "ran\n", "the store lock should make the second run find a fresh record"
+    assert json.loads(project.record("slow").read_text())["stdout"] == ["done"]
