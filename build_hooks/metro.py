@@ -48,6 +48,7 @@ def render_map(doc: dict, link) -> str:
     width, height = label_x + 250, TOP * 2 + ROW * (len(parts) - 1)
     sy = lambda n: TOP + row_of[n] * ROW  # noqa: E731
     out = [f'<svg class="ldr-metro__map" viewBox="0 0 {width} {height}" role="group" '
+           f'style="max-width:{width * 1.15:.0f}px" '
            f'aria-label="Reading lines through the {len(parts)} parts">']
     for i, line in enumerate(lines):  # tracks
         ys = [sy(s) for s in line["stops"]]
