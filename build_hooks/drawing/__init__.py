@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .render import render as _render
 
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"  # bump for output changes not visible in the source (the cache also hashes it)
 
 
 def render_svg(scene: dict | str | Path, *, dark: bool = False, frame: str | None = None, palette: bool = True,

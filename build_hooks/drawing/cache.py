@@ -7,6 +7,7 @@ never leaves half a figure; an entry that does not read back as a whole SVG coun
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -26,12 +27,23 @@ def default_dir(root: Path | None = None) -> Path:
     return Path(root) / ".cache" / "ldr" / "drawings"
 
 
-def cache_key(data: bytes, **opts) -> str:
+@functools.lru_cache(maxsize=1)
+def renderer_fingerprint() -> str:
+    """RENDERER_VERSION plus a hash of the renderer's own files, so any change to the code that
+    draws (or to the font metrics) invalidates every cached figure without anyone bumping a number."""
     from . import RENDERER_VERSION
 
+    h = hashlib.sha256(RENDERER_VERSION.encode())
+    here = Path(__file__).resolve().parent
+    for f in sorted([*here.glob("*.py"), *here.glob("*.json")]):
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_key(data: bytes, **opts) -> str:
     h = hashlib.sha256()
     h.update(data)
-    h.update(b"\0" + RENDERER_VERSION.encode())
+    h.update(b"\0" + renderer_fingerprint().encode())
     h.update(b"\0" + json.dumps(opts, sort_keys=True, default=str).encode())
     return h.hexdigest()
 

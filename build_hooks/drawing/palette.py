@@ -12,16 +12,19 @@ from __future__ import annotations
 import math
 import re
 
-# role -> (light fallback, dark fallback)
+# role -> (light fallback, dark fallback): the theme's values (theme/assets/ldr.css), used only where
+# the page does not define the variable (a standalone `ldr draw` file)
 ROLES = {
-    "ink": ("#1e1e1e", "#e2e4e9"),
-    "ink-soft": ("#f1f3f5", "#2a2d33"),
-    "subject": ("#f08c00", "#ffa94d"),
-    "subject-soft": ("#ffd8a8", "#5a3b14"),
-    "context": ("#868e96", "#9aa1a9"),
-    "context-soft": ("#e9ecef", "#363a40"),
-    "paper": ("#ffffff", "#1e2128"),
+    "ink": ("#1f2a44", "#e6e9f2"),
+    "ink-soft": ("#4f5d7a", "#a9b4cc"),
+    "subject": ("#b4420a", "#fb923c"),
+    "subject-soft": ("#fde7d4", "#4a2912"),
+    "context": ("#646b78", "#9ca3af"),
+    "context-soft": ("#dfe2e8", "#3a3f4d"),
+    "paper": ("#fffdf9", "#1a1c23"),
 }
+# --ldr-ink-soft is a softer ink, not a fill: light neutral fills become a faint wash of it
+TINT = {"ink-soft": 0.12}
 
 _MAP = {
     "ink": ("#1e1e1e", "#000000", "#000", "black", "#212529", "#1e1e1e"),
@@ -96,6 +99,15 @@ class Palette:
         name = f"--ldr-c-{hexc[1:]}"
         self.custom[name] = dark_variant(hexc)
         return f"var({name}, {self.custom[name] if self.dark else hexc})"
+
+    def role(self, color: str | None) -> str | None:
+        return ROLE_OF.get(normalise(color or "") or (color or "").strip().lower())
+
+    def tint(self, color: str | None) -> float | None:
+        """The opacity a colour is painted at when its role is a wash (light neutral fills)."""
+        if not self.enabled or not color:
+            return None
+        return TINT.get(ROLE_OF.get(normalise(color) or color.strip().lower()) or "")
 
     def style_rules(self, scope: str) -> str:
         """Dark-scheme values of the unmapped colours this figure used (empty when none)."""

@@ -89,12 +89,12 @@ class _Writer:
         shapes = element_drawables(el, self.background)
         tr = self.transform(el, shapes)
         if kind in ("rectangle", "diamond", "ellipse"):
-            body = "".join(drawable_svg(d, self.pal, f'{self._op_attrs(el)} stroke-linecap="round" {tr}')
-                           for d in shapes)
+            body = "".join(drawable_svg(d, self.pal, f'{self._op_attrs(el)} stroke-linecap="round" {tr}',
+                                        self.opacity(el)) for d in shapes)
         elif kind in ("line", "arrow"):
             body = self._linear(el, shapes, tr)
         elif kind == "freedraw":
-            inner = "".join(drawable_svg(d, self.pal)[3:-4] for d in shapes)
+            inner = "".join(drawable_svg(d, self.pal, opacity=self.opacity(el))[3:-4] for d in shapes)
             body = (f'<g{self._op_attrs(el)} {tr} stroke="none">{inner}'
                     f'<path{paint_attrs(self.pal, fill=el.get("strokeColor"))} d="{outline_path(el)}"></path></g>')
         elif kind == "text":
@@ -127,7 +127,8 @@ class _Writer:
                     f'width="{_f(label["width"])}" height="{_f(label["height"])}" opacity="1"></rect></mask>')
         rule = ' fill-rule="evenodd"' if (el["type"] == "line" and is_loop(el["points"])
                                           and el.get("backgroundColor") != "transparent") else ""
-        inner = "".join(drawable_svg(d, self.pal, f"{self._op_attrs(el)} {tr}{rule}") for d in shapes)
+        inner = "".join(drawable_svg(d, self.pal, f"{self._op_attrs(el)} {tr}{rule}", self.opacity(el))
+                        for d in shapes)
         return f'<g{mask_attr} stroke-linecap="round">{inner}</g>{mask}'
 
     def _image(self, el: dict, tr: str) -> str:
@@ -210,6 +211,8 @@ def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool
     if rules:
         defs.append(f"<style>{escape(rules)}</style>")
     bg = f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}"{paint_attrs(pal, fill=background)}></rect>'
+    if palette and not dark and pal.role(background) == "paper":
+        bg = ""  # on the page the figure sits on the page's own paper, in either scheme
     return (f'<svg version="1.1" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
             f'width="{_f(width)}" height="{_f(height)}" class="ldr-drawing{" ldr-dark" if dark else ""}">'
             f'<defs>{"".join(defs)}</defs>{bg}{"".join(w.out)}</svg>')

@@ -36,7 +36,8 @@ def _paint(attr: str, value: str, pal: Palette) -> tuple[str, str]:
     return f' {attr}="{value}"', ""
 
 
-def paint_attrs(pal: Palette, stroke: str | None = None, fill: str | None = None, extra_style: str = "") -> str:
+def paint_attrs(pal: Palette, stroke: str | None = None, fill: str | None = None, extra_style: str = "",
+                opacity: float = 1) -> str:
     attrs, styles = [], []
     for attr, color in (("stroke", stroke), ("fill", fill)):
         if color is None:
@@ -45,13 +46,16 @@ def paint_attrs(pal: Palette, stroke: str | None = None, fill: str | None = None
         attrs.append(a)
         if s:
             styles.append(s)
+        wash = pal.tint(color)
+        if wash is not None:
+            styles.append(f"{attr}-opacity:{num(wash * opacity, 4)}")
     if extra_style:
         styles.append(extra_style)
     style = f' style="{"; ".join(styles)}"' if styles else ""
     return "".join(attrs) + style
 
 
-def drawable_svg(d: Drawable, pal: Palette, group_attrs: str = "") -> str:
+def drawable_svg(d: Drawable, pal: Palette, group_attrs: str = "", opacity: float = 1) -> str:
     o = d.options
     out = [f"<g{group_attrs}>"]
     for s in d.sets:
@@ -60,15 +64,15 @@ def drawable_svg(d: Drawable, pal: Palette, group_attrs: str = "") -> str:
             dash = ""
             if o.strokeLineDash:
                 dash = f' stroke-dasharray="{" ".join(num(v, 6) for v in o.strokeLineDash)}"'
-            out.append(f'<path d="{path}"{paint_attrs(pal, stroke=o.stroke)} stroke-width="{num(o.strokeWidth, 6)}" '
+            out.append(f'<path d="{path}"{paint_attrs(pal, stroke=o.stroke, opacity=opacity)} stroke-width="{num(o.strokeWidth, 6)}" '
                        f'fill="none"{dash}></path>')
         elif s.type == "fillPath":
             rule = ' fill-rule="evenodd"' if d.shape in ("curve", "polygon") else ""
-            out.append(f'<path d="{path}" stroke="none" stroke-width="0"{paint_attrs(pal, fill=o.fill or "")}{rule}>'
+            out.append(f'<path d="{path}" stroke="none" stroke-width="0"{paint_attrs(pal, fill=o.fill or "", opacity=opacity)}{rule}>'
                        "</path>")
         elif s.type == "fillSketch":
             weight = o.fillWeight if o.fillWeight >= 0 else o.strokeWidth / 2
-            out.append(f'<path d="{path}"{paint_attrs(pal, stroke=o.fill or "")} stroke-width="{num(weight, 6)}" '
+            out.append(f'<path d="{path}"{paint_attrs(pal, stroke=o.fill or "", opacity=opacity)} stroke-width="{num(weight, 6)}" '
                        'fill="none"></path>')
     out.append("</g>")
     return "".join(out)

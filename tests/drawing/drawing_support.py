@@ -39,7 +39,8 @@ def scene(*elements, files=None, bg="#ffffff") -> dict:
 def groups(svg: str) -> list[str]:
     """Top-level children of the svg after <defs> and the background rect, as raw strings."""
     body = svg.split("</defs>", 1)[1]
-    body = body[body.index("</rect>") + len("</rect>"):]
+    if body.startswith("<rect"):  # the background
+        body = body[body.index("</rect>") + len("</rect>"):]
     out, depth, start = [], 0, 0
     for m in re.finditer(r"<(/?)(\w+)[^>]*?(/?)>", body):
         closing, selfclose = m.group(1), m.group(3)

@@ -45,6 +45,13 @@ def test_key_changes_with_content_and_options(tmp_path, cache_dir):
     assert len(list(cache_dir.glob("*.svg"))) == 3
 
 
+def test_key_follows_the_renderer_code(tmp_path, cache_dir, monkeypatch):
+    f = _write(tmp_path / "a.excalidraw", el("rectangle", seed=3))
+    key = cache.cache_key(f.read_bytes(), source="a.excalidraw")
+    monkeypatch.setattr(cache, "renderer_fingerprint", lambda: "another-renderer")
+    assert cache.cache_key(f.read_bytes(), source="a.excalidraw") != key
+
+
 def test_corrupt_entry_reads_as_a_miss(tmp_path, cache_dir):
     f = _write(tmp_path / "a.excalidraw", el("ellipse"))
     good = render_file(f, cache_dir=cache_dir)
@@ -80,11 +87,11 @@ def test_draw_command_writes_svg(tmp_path):
     f = _write(tmp_path / "in.excalidraw", el("rectangle", strokeColor="#1e1e1e"))
     out = tmp_path / "out" / "x.svg"
     assert draw_command([str(f), str(out)]) == 0
-    assert "var(--ldr-ink, #1e1e1e)" in out.read_text()
+    assert "var(--ldr-ink, #1f2a44)" in out.read_text()  # the theme's light ink as fallback
     assert draw_command([str(f), str(out), "--raw"]) == 0
     assert 'stroke="#1e1e1e"' in out.read_text()
     assert draw_command([str(f), str(out), "--dark"]) == 0
-    assert "var(--ldr-ink, #e2e4e9)" in out.read_text()
+    assert "var(--ldr-ink, #e6e9f2)" in out.read_text()  # and its dark ink
 
 
 def test_draw_command_reports_errors(tmp_path, capsys):

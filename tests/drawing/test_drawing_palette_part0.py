@@ -51,7 +51,7 @@ def test_palette_off_keeps_raw_colours_and_dark_standalone_resolves():
     raw = render_svg(s, palette=False)
     assert 'stroke="#1e1e1e"' in raw and 'fill="#a5d8ff"' in raw and "var(" not in raw
     dark = render_svg(s, dark=True)
-    assert "var(--ldr-ink, #e2e4e9)" in dark and f"var(--ldr-c-a5d8ff, {dark_variant('#a5d8ff')})" in dark
+    assert "var(--ldr-ink, #e6e9f2)" in dark and f"var(--ldr-c-a5d8ff, {dark_variant('#a5d8ff')})" in dark
     assert "invert" not in dark and "filter" not in dark
 
 
@@ -60,9 +60,27 @@ def test_raw_dark_flips_each_colour_without_a_filter():
     assert f'stroke="{dark_variant("#1e1e1e")}"' in svg and "filter" not in svg
 
 
+def test_paper_background_is_left_to_the_page_but_kept_in_dark_standalone():
+    s = scene(el("rectangle"))
+    assert "<rect x=\"0\" y=\"0\"" not in render_svg(s)
+    assert 'style="fill:var(--ldr-paper, #1a1c23)"' in render_svg(s, dark=True)
+    assert 'fill="#ffffff"' in render_svg(s, palette=False)
+    tinted = render_svg(scene(el("rectangle"), bg="#f5faff"))
+    assert 'style="fill:var(--ldr-c-f5faff, #f5faff)"' in tinted  # a coloured canvas stays
+
+
 def test_text_fill_uses_the_palette():
     svg = render_svg(scene(el("text", strokeColor="#f08c00", text="subject")))
-    assert re.search(r'<text [^>]*style="fill:var\(--ldr-subject, #f08c00\); white-space: pre;"', svg)
+    assert re.search(r'<text [^>]*style="fill:var\(--ldr-subject, #b4420a\); white-space: pre;"', svg)
+
+
+def test_light_neutral_fill_is_a_wash_of_ink_soft():
+    box = el("rectangle", backgroundColor="#f8f9fa", fillStyle="solid", opacity=50)
+    svg = render_svg(scene(box))
+    assert re.search(r'<path d="[^"]*" stroke="none" stroke-width="0" '
+                     r'style="fill:var\(--ldr-ink-soft, #4f5d7a\); fill-opacity:0.06"', svg)
+    hatch = render_svg(scene(el("rectangle", backgroundColor="#f1f3f5", fillStyle="hachure")))
+    assert "stroke:var(--ldr-ink-soft, #4f5d7a); stroke-opacity:0.12" in hatch
 
 
 @pytest.mark.parametrize("name", PART0)
