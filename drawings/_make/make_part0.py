@@ -98,7 +98,7 @@ def repo_folders() -> Scene:
     for name, role, stroke, bg in rows:
         s.line([(20, y - 20), (20, y + 26), (56, y + 26)], stroke=CONTEXT)
         s.box(64, y - 4, 60, 14, stroke=stroke, bg=bg, rounded=True)
-        f = s.box(64, y + 6, 190, 44, name, size=20, stroke=stroke, bg=bg, color=INK, align="left")
+        f = s.box(64, y + 6, 190, 44, name, size=20, stroke=stroke, bg=bg, color=INK)
         folders.append(f)
         s.text(280, y + 16, role, size=18, color=SUBJECT if stroke == SUBJECT else CONTEXT)
         y += 84
@@ -139,7 +139,7 @@ def ecosystem() -> Scene:
     w = s.box(300, y + 30, 240, 56, "model.safetensors", size=20, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK,
               width=3)
     s.arrow([(420, y - 20), (420, y + 26)], stroke=SUBJECT, width=3, bind=(boxes[-1], w))
-    s.text(432, y + 2, "save()", size=16, color=SUBJECT)
+    s.text(432, y + 12, "save()", size=16, color=SUBJECT)
     ext = s.box(600, y + 34, 270, 48, "llama.cpp, MLX", size=18, stroke=CONTEXT, bg="transparent", dashed=True,
                 color=INK)
     s.arrow([(544, y + 58), (596, y + 58)], stroke=SUBJECT, dashed=True, bind=(w, ext))
