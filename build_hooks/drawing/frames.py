@@ -58,7 +58,11 @@ def with_labels(elements: list[dict], dark: bool) -> list[dict]:
 
 
 def select_frame(elements: list[dict], name: str, source: str) -> tuple[dict, list[dict]]:
-    """The named frame and the elements it holds (its children and their bound text)."""
+    """The named frame and what the exporter shows of it (getElementsOverlappingFrame): its children
+    and their bound text, plus free elements whose bounds overlap the frame."""
+    from .bounds import element_bounds
+    from .shapes import element_drawables
+
     frames = [e for e in elements if is_frame(e)]
     matches = [f for f in frames if title(f) == name or f.get("id") == name]
     if not matches:
@@ -66,10 +70,25 @@ def select_frame(elements: list[dict], name: str, source: str) -> tuple[dict, li
         raise DrawingError(f"{source}: no frame named {name!r} (frames in this scene: {names}); "
                            "fix the frame option or rename the frame in Excalidraw")
     frame = matches[0]
-    inside = {e["id"] for e in elements if e.get("frameId") == frame["id"]}
-    kept = [e for e in elements
-            if e["id"] in inside or (e["type"] == "text" and e.get("containerId") in inside)]
-    return frame, kept
+    fx1, fy1 = frame["x"], frame["y"]
+    fx2, fy2 = fx1 + frame["width"], fy1 + frame["height"]
+    by_id = {e["id"]: e for e in elements}
+
+    def overlaps(e: dict) -> bool:
+        shapes = element_drawables(e) if e["type"] in ("line", "arrow") else []
+        x1, y1, x2, y2 = element_bounds(e, shapes)
+        return x1 <= fx2 and x2 >= fx1 and y1 <= fy2 and y2 >= fy1
+
+    def shown(e: dict) -> bool:
+        if is_frame(e):
+            return False
+        if e["type"] == "text" and e.get("containerId") in by_id:
+            return shown(by_id[e["containerId"]])
+        if e.get("frameId") == frame["id"]:
+            return True
+        return not e.get("frameId") and overlaps(e)
+
+    return frame, [e for e in elements if shown(e)]
 
 
 def root_elements(elements: list[dict]) -> list[dict]:

@@ -217,6 +217,15 @@ def test_frame_option_renders_only_that_frame():
     assert ">stage</text>" not in svg
 
 
+def test_frame_option_keeps_free_elements_overlapping_the_frame():
+    fr = el("frame", id="F", x=100, y=100, width=300, height=200, name="stage")
+    other = el("frame", id="G", x=500, y=100, width=100, height=100, name="other")
+    free = el("ellipse", id="free", x=350, y=250, width=100, height=100)
+    elsewhere = el("rectangle", id="g1", x=380, y=120, frameId="G")  # another frame's child: hidden
+    svg = render_svg(scene(fr, other, free, elsewhere), palette=False, frame="stage", source="d.excalidraw")
+    assert "translate(250 150)" in svg and "translate(280 20)" not in svg
+
+
 def test_ids_are_prefixed_per_source_so_figures_can_share_a_page():
     arrow = el("arrow", id="A", boundElements=[{"type": "text", "id": "L"}])
     label = el("text", id="L", containerId="A", text="go")
