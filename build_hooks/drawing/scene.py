@@ -122,12 +122,14 @@ def _restore_element(raw: dict, source: str) -> dict:
 def restore(data: dict, source: str = "<scene>") -> dict:
     """A normalised copy of the scene: ``{"elements", "appState", "files"}``, deleted elements gone."""
     elements = []
-    for raw in data.get("elements", []):
+    for n, raw in enumerate(data.get("elements", [])):
         if not isinstance(raw, dict):
             raise DrawingError(f"{source}: an element is not a JSON object ({raw!r:.40}); remove it")
         if raw.get("isDeleted"):
             continue
         el = _restore_element(raw, source)
+        if not isinstance(el.get("id"), str) or not el["id"]:
+            el["id"] = f"element-{n}"  # hand-written scenes may omit ids; renders need one
         if el["type"] == "selection":
             continue
         elements.append(el)

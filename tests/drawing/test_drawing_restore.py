@@ -59,6 +59,13 @@ def test_deleted_elements_are_skipped():
     assert svg.count("<g ") == 1
 
 
+def test_elements_without_ids_still_render():
+    a = el("arrow")
+    del a["id"]
+    svg = render_svg(scene(a, el("rectangle", id=None)), palette=False)
+    assert svg.count("<path") >= 3
+
+
 def test_dot_arrowhead_is_the_circle_of_today():
     assert _one(el("arrow", startArrowhead="dot"))["startArrowhead"] == "circle"
 
