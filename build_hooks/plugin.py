@@ -88,6 +88,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
 
     def on_files(self, files, config):
         root = self.library.root
+        data = root / "theme" / "data"
+        for file in list(files):  # the theme's YAML data is read at build time, not published
+            if file.abs_src_path and Path(file.abs_src_path).resolve().is_relative_to(data):
+                files.remove(file)
         for folder, pattern in (("proofs", "*.py"), ("drawings", "*.excalidraw")):
             for path in sorted((root / folder).glob(pattern)):
                 if path.name.startswith("_"):
