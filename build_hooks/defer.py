@@ -16,9 +16,10 @@ SOURCE_END = "</code></pre></div>"
 TOKEN = "<!--ldr-deferred-{}-->"
 
 
-def defer(html: str, min_size: int = 1024) -> tuple[str, dict[str, str]]:
+def defer(html: str, min_size: int = 1024, stash: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+    """Swap bulky blocks for placeholders, adding them to ``stash`` (tokens stay unique)."""
     parts: list[str] = []
-    stash: dict[str, str] = {}
+    stash = {} if stash is None else stash
     pos = 0
     while True:
         match = START.search(html, pos)

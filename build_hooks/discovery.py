@@ -97,8 +97,23 @@ def _options(tree: ast.Module, path: Path) -> dict:
     return {}
 
 
+_SEEN: dict[str, tuple[tuple[int, int], Proof]] = {}
+
+
 def load_proof(path: Path) -> Proof:
+    """The proof in ``path``; unchanged files (same mtime and size) are not parsed again."""
     path = Path(path)
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    seen = _SEEN.get(str(path))
+    if seen is not None and seen[0] == stamp:
+        return seen[1]
+    proof = _parse(path)
+    _SEEN[str(path)] = (stamp, proof)
+    return proof
+
+
+def _parse(path: Path) -> Proof:
     raw = path.read_bytes()
     stem = path.stem
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -226,8 +226,7 @@ class Library:
         )
         previous = self.store.read(proof.name, device_class)
         if isinstance(previous, Record) and previous.ok:
-            previous.failure = failure
-            return previous
+            return replace(previous, failure=failure)
         return Record(
             proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
             torch=failure.torch, torch_build=probe["torch"], python=probe["python"],

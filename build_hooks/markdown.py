@@ -24,6 +24,7 @@ from markdown.preprocessors import Preprocessor
 
 from .context import Context, ProofData
 from .datalines import key_paths, lookup
+from .defer import defer
 from .errors import DirectiveError, LdrError
 from .library import Diagnostic, Library
 from .cache import TextCache, key_of
@@ -31,6 +32,7 @@ from .render.card import highlight_source, render_card
 from .render.excerpt import render_excerpt
 from .render.values import format_value
 
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
 HANDLERS = {
     "instrument": "build_hooks.instruments:render_fence",
     "figure": "build_hooks.drawing.figure:render_fence",
@@ -62,6 +64,7 @@ class LdrState:
         self._cache: dict[str, dict[str, ProofData]] = {}
         self._checked: set[str] = set()
         self.highlights = TextCache(self.root, "highlight", ".html")
+        self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
 
     @property
     def library(self) -> Library:
@@ -112,6 +115,12 @@ class LdrState:
     def where(self, line: int | None) -> str:
         page = f"docs/{self.page}" if self.page else "<markdown>"
         return f"{page}:{line + self.line_offset}" if line else page
+
+    def defer(self, html: str) -> str:
+        """Under the plugin, bulky SVG and source leave the page until it is written."""
+        if self.deferred is None:
+            return html
+        return defer(html, stash=self.deferred)[0]
 
     def fail(self, exc: Exception, line: int | None) -> str:
         message = f"{self.where(line)}: {exc}"
@@ -202,7 +211,7 @@ class LdrState:
 
 def parse_options(source: str, fence: str) -> dict:
     try:
-        body = yaml.safe_load(source) if source.strip() else None
+        body = yaml.load(source, Loader=YAML_LOADER) if source.strip() else None
     except yaml.YAMLError as exc:
         raise DirectiveError(f"the {fence} fence body is not valid YAML: {exc}") from exc
     if body is None:
@@ -227,7 +236,7 @@ def fence_format(source, language, class_name, options, md, **kwargs) -> str:
             f"the {language!r} fence needs the ldr Markdown extension; add `- ldr` (or "
             "`build_hooks.markdown`) to markdown_extensions")
     try:
-        return state.render_fence(language, parse_options(source, language))
+        return state.defer(state.render_fence(language, parse_options(source, language)))
     except LdrError as exc:
         try:
             return state.fail(exc, state.find_line(source, fence=language))

@@ -10,6 +10,7 @@ by assigning ``el.href``, which throws on SVG anchors (their ``href`` is read-on
 
 from __future__ import annotations
 
+import functools
 import html as _html
 from pathlib import Path
 
@@ -19,6 +20,14 @@ from .context import Context
 from .errors import DirectiveError
 
 LINES_FILE = Path("theme") / "data" / "reading-lines.yml"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@functools.lru_cache(maxsize=4)
+def _parse(path: str, mtime_ns: int):
+    """The lines file, parsed once per change (read-only: callers must not modify it)."""
+    with open(path, encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=_LOADER)
 LANE_X0, LANE_GAP, TOP, ROW, LABEL_GAP = 22, 24, 18, 38, 22
 esc = _html.escape
 
@@ -26,7 +35,7 @@ esc = _html.escape
 def load_lines(root: Path) -> dict:
     path = Path(root) / LINES_FILE
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = _parse(str(path), path.stat().st_mtime_ns)
     except (OSError, yaml.YAMLError) as exc:
         raise DirectiveError(f"reading-lines: cannot read {path}: {exc}") from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("parts"), list) or not isinstance(doc.get("lines"), list):

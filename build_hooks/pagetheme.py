@@ -112,7 +112,15 @@ def render_meter(floors: list[dict], sections: list[dict]) -> str:
 
 def count_robots(html: str) -> int:
     """How many robot mascots a page shows (roots carry the class ``ldr-robot``)."""
-    return sum("ldr-robot" in m.group(1).split() for m in _CLASS_ATTR.finditer(html))
+    count, at = 0, html.find("ldr-robot")
+    while at >= 0:  # few hits: check each is a whole class token inside a class value
+        end = at + len("ldr-robot")
+        whole = (html[at - 1] in ' "') and (end >= len(html) or html[end] in ' "')
+        quote = html.rfind('"', 0, at)
+        if whole and quote > 0 and html.endswith("class=", 0, quote) and ">" not in html[quote:at]:
+            count += 1
+        at = html.find("ldr-robot", end)
+    return count
 
 
 def decorate_page(html: str, *, root: Path, page_path: str) -> tuple[str, dict, list[str]]:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -21,7 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
 
-from .defer import defer, restore
+from .defer import restore
 from .errors import LdrError
 from .library import Library
 from .markdown import LdrExtension, LdrState, custom_fences
@@ -88,9 +89,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
 
     def on_files(self, files, config):
         root = self.library.root
-        data = root / "theme" / "data"
+        data = str(root / "theme" / "data") + os.sep
         for file in list(files):  # the theme's YAML data is read at build time, not published
-            if file.abs_src_path and Path(file.abs_src_path).resolve().is_relative_to(data):
+            if file.abs_src_path and os.path.abspath(file.abs_src_path).startswith(data):
                 files.remove(file)
         for folder, pattern in (("proofs", "*.py"), ("drawings", "*.excalidraw")):
             for path in sorted((root / folder).glob(pattern)):
@@ -107,6 +108,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
+        self.state.deferred = {}
         raw = page.file.content_string
         start = raw.find(markdown[:200]) if markdown else -1
         offset = raw[:start].count("\n") if start > 0 else 0
@@ -118,6 +120,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         errors = [d.message for d in diagnostics if d.level == "error"]
         if errors:
             raise PluginError("\n".join(errors))
+        self.deferred[page.file.src_uri], self.state.deferred = self.state.deferred or {}, None
         if page.present_anchor_ids is not None:
             # Cards and figures are raw HTML that MkDocs' anchor check cannot see.
             page.present_anchor_ids |= set(ANCHOR.findall(html))
@@ -132,7 +135,6 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             page.meta.update(extra)
             for message in warnings:
                 log.warning(message)
-        html, self.deferred[page.file.src_uri] = defer(html)
         return html
 
     def on_post_page(self, output, page, config):

@@ -100,6 +100,9 @@ class Corrupt:
     reason: str
 
 
+_PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}
+
+
 class Store:
     def __init__(self, proofs_dir: Path):
         self.dir = Path(proofs_dir) / RESULTS_DIR
@@ -108,7 +111,26 @@ class Store:
         return self.dir / f"{proof}.{device_class}.json"
 
     def read(self, proof: str, device_class: str) -> Record | Corrupt | None:
+        """The record, or None, or Corrupt; unchanged files are parsed once per process.
+
+        Records are shared between callers: treat them as read-only (use dataclasses.replace).
+        """
         path = self.path(proof, device_class)
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return Corrupt(path, str(exc))
+        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        seen = _PARSED.get(str(path))
+        if seen is not None and seen[0] == stamp:
+            return seen[1]
+        item = self._parse(path, proof, device_class)
+        _PARSED[str(path)] = (stamp, item)
+        return item
+
+    def _parse(self, path: Path, proof: str, device_class: str) -> Record | Corrupt | None:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
