@@ -45,7 +45,9 @@ def main(argv: list[str]) -> int:
     drawing = [p for p in files if THEME / "drawing" in p.parents]
     own = [p for p in files if p not in drawing]
     loaded = [p for p in own if p.suffix in LOADED]
-    copied = [p for p in own if p.suffix not in LOADED and p.suffix != ".html" and "readme" not in p.name.lower()]
+    data = THEME / "data"  # read at build time; the ldr plugin keeps it out of the site
+    copied = [p for p in own if p.suffix not in LOADED and p.suffix != ".html"
+              and "readme" not in p.name.lower() and data not in p.parents]
     total = table("theme CSS and JS, loaded by every page (beyond mkdocs-material's own)", rows(loaded))
     table("theme/drawing (the drawing renderer's assets, not counted against the budget)", rows(drawing))
     table("copied into the site but never requested by a page", rows(copied))
