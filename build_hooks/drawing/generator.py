@@ -36,22 +36,21 @@ def line(x1: float, y1: float, x2: float, y2: float, opts: Options) -> Drawable:
 
 
 def rectangle(x: float, y: float, w: float, h: float, opts: Options) -> Drawable:
-    o = opts.with_(randomizer=None)
-    pts = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-    outline = _linear(pts, True, o)
-    sets = [_fill_polygons([pts], o)] if o.fill else []
-    if o.stroke != NOS:
-        sets.append(outline)
-    return Drawable("rectangle", sets, o)
+    return _closed("rectangle", [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], opts)
 
 
 def polygon(points: list[Point], opts: Options) -> Drawable:
+    return _closed("polygon", points, opts)
+
+
+def _closed(kind: str, points: list[Point], opts: Options) -> Drawable:
+    """A closed outline and its fill, drawn in Rough.js's order (outline first, fill painted first)."""
     o = opts.with_(randomizer=None)
     outline = _linear(points, True, o)
     sets = [_fill_polygons([points], o)] if o.fill else []
     if o.stroke != NOS:
         sets.append(outline)
-    return Drawable("polygon", sets, o)
+    return Drawable(kind, sets, o)
 
 
 def linear_path(points: list[Point], opts: Options) -> Drawable:
