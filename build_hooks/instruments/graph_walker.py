@@ -87,7 +87,7 @@ def render_svg(root: int, nodes: list[dict]) -> str:
     for i, n in enumerate(nodes):
         x, y = pos[n["id"]]
         kind = " ldr-node--leaf" if n.get("variable") else ""
-        saved = len(n.get("saved") or [])
+        saved = len(kept(n))
         parts.append(
             f'<g class="ldr-mark ldr-node{kind}" data-i="{i}" data-id="{n["id"]}">'
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{nw:.1f}" height="{NODE_H}" rx="5"/>'
@@ -98,11 +98,22 @@ def render_svg(root: int, nodes: list[dict]) -> str:
     return "".join(parts)
 
 
+def is_empty(slot: dict) -> bool:
+    """A saved slot autograd left empty (e.g. a weight's input when no gradient needs it)."""
+    return bool(slot.get("empty")) or slot.get("shape") is None
+
+
+def kept(node: dict) -> list[dict]:
+    return [s for s in node.get("saved") or [] if not is_empty(s)]
+
+
 def describe(node: dict, names: dict[int, str]) -> str:
-    saved = node.get("saved") or []
+    saved = kept(node)
     items = "".join(
-        f'<li><code>{esc(str(s.get("name", "?")))}</code> {esc(shape_text(s.get("shape")))}'
-        f'{" " + esc(str(s["dtype"])) if s.get("dtype") else ""}</li>' for s in saved)
+        f'<li><code>{esc(str(s.get("name", "?")))}</code> '
+        + ("empty, not saved here" if is_empty(s) else
+           f'{esc(shape_text(s.get("shape")))}{" " + esc(str(s["dtype"])) if s.get("dtype") else ""}')
+        + "</li>" for s in node.get("saved") or [])
     var = node.get("variable")
     leaf = (f'<p>Accumulates into leaf <code>{esc(str(var.get("name", "?")))}</code> '
             f'({esc(shape_text(var.get("shape")))}).</p>') if isinstance(var, dict) else ""
@@ -137,7 +148,7 @@ def render(options: dict, ctx: Context) -> str:
     loss = record.data.get("LOSS") if isinstance(record.data.get("LOSS"), dict) else {}
     lead = (f'<p class="ldr-instrument__lead">The loss ({esc(fmt(float(loss["value"]), 4)) if isinstance(loss.get("value"), (int, float)) else "?"}) '
             f'hangs from <code>{esc(str(loss.get("grad_fn", nodes[0]["name"])))}</code>: {len(nodes)} nodes, '
-            f'{sum(len(n.get("saved") or []) for n in nodes)} saved tensors. Backward walks them top to bottom.</p>')
+            f'{sum(len(kept(n)) for n in nodes)} saved tensors. Backward walks them top to bottom.</p>')
     body = (lead + f'<figure class="ldr-figure ldr-figure--scroll">{render_svg(root, nodes)}</figure>'
             + render_controls(len(nodes)) + render_list(nodes))
     return instrument_root("graph-walker", record, body, title="Graph walker: what backward will visit", ctx=ctx,

@@ -129,6 +129,10 @@ def test_graph_walker(part0):
         assert shown["name"][0] == node["name"] and int(shown["step"][0]) == i + 1
         saved = part0.eval_on_selector_all(f"{base} .ldr-walker__detail li", "els => els.map(e => e.dataset.saved)")
         assert saved == [s["name"] for s in node["saved"]]
+        really = [s for s in node["saved"] if s["shape"] is not None and not s.get("empty")]
+        detail = part0.text_content(f"{base} .ldr-walker__detail")
+        assert f"Saved for backward: {len(really)} tensor" in detail
+        assert detail.count("empty, not saved here") == len(node["saved"]) - len(really)
         current = part0.eval_on_selector_all(f"{base} .ldr-mark--current", "els => els.map(e => e.dataset.id)")
         assert current == [str(node["id"])]
     part0.keyboard.press("Home")

@@ -42,14 +42,17 @@
         leaf.appendChild(document.createTextNode(" (" + shape(n.variable.shape) + ")."));
         detail.appendChild(leaf);
       }
-      var saved = n.saved || [];
-      detail.appendChild(el("p", "Saved for backward: " + saved.length + (saved.length === 1 ? " tensor" : " tensors")));
-      if (saved.length) {
+      var slots = n.saved || [];
+      var empty = function (s) { return s.empty || s.shape === null || s.shape === undefined; };
+      var count = slots.filter(function (s) { return !empty(s); }).length;
+      detail.appendChild(el("p", "Saved for backward: " + count + (count === 1 ? " tensor" : " tensors")));
+      if (slots.length) {
         var list = el("ul", undefined, "ldr-walker__saved");
-        saved.forEach(function (s) {
+        slots.forEach(function (s) {
           var item = el("li");
           item.appendChild(el("code", s.name));
-          item.appendChild(document.createTextNode(" " + shape(s.shape) + (s.dtype ? " " + s.dtype : "")));
+          item.appendChild(document.createTextNode(empty(s) ? " empty, not saved here"
+            : " " + shape(s.shape) + (s.dtype ? " " + s.dtype : "")));
           item.setAttribute("data-saved", s.name);
           list.appendChild(item);
         });
