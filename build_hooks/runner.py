@@ -81,6 +81,7 @@ class Runner:
         self._probe: dict | None = None
         self._next_id = 0
         self._errlog = None
+        self._inbuf = b""
         self._starting = threading.Lock()
 
     # -- lifecycle -------------------------------------------------------------
@@ -92,6 +93,7 @@ class Runner:
         if self.proc is not None and self.proc.poll() is None:
             return self.hello
         self._errlog = tempfile.TemporaryFile()
+        self._inbuf = b""
         try:
             self.proc = subprocess.Popen(
                 [self.python, str(ZYGOTE), "--mode", self.mode],
@@ -153,11 +155,23 @@ class Runner:
         return decode(self._errlog.read()[-2000:]).strip()
 
     def _readline(self, timeout: float) -> bytes:
+        """One line from the host, or b"" at its exit. Reads the raw pipe into our own buffer:
+        a buffered readline could swallow a second line that select() would then wait for."""
         assert self.proc and self.proc.stdout
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready:
-            raise LdrError(f"the proof interpreter did not answer within {timeout:.0f} s")
-        return self.proc.stdout.readline()
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._inbuf:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([fd], [], [], max(0.0, left))
+            if not ready:
+                raise LdrError(f"the proof interpreter did not answer within {timeout:.0f} s")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                line, self._inbuf = self._inbuf, b""
+                return line
+            self._inbuf += chunk
+        line, self._inbuf = self._inbuf.split(b"\n", 1)
+        return line + b"\n"
 
     def _submit(self, job: Job, cwd: str) -> int:
         assert self.proc and self.proc.stdin

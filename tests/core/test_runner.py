@@ -161,3 +161,21 @@ def test_probe_reports_this_machine(runner):
     probe = runner.probe()
     assert probe["torch"].startswith(PIN) and probe["python"] == sys.version.split()[0]
     assert probe["cpu"] and json.dumps(probe)
+
+
+def test_results_that_arrive_together_are_all_read(runner, tmp_path):
+    """Several parallel proofs finishing while the parent is busy (as when it writes a record):
+    their result lines reach it in one read. Each must be taken from what was read, not waited
+    for on a pipe that has gone quiet."""
+    import threading
+    import time
+
+    jobs = [Job(f"q{i}", script(tmp_path, f"q{i}", "print('done')\n"), 2, 1 << 16, parallel=True)
+            for i in range(8)]
+    out = []
+    slow = lambda result: time.sleep(0.3)  # noqa: E731 - a parent busy with each result
+    worker = threading.Thread(target=lambda: out.append(runner.run(jobs, slots=8, on_done=slow)), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert out, "results that arrived together were not read (the runner waited on an idle pipe)"
+    assert [r.status for r in out[0]] == ["ok"] * 8
