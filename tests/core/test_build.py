@@ -1,8 +1,10 @@
 """End to end: real `mkdocs build --strict` runs on a project in tmp_path."""
 
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +170,15 @@ def test_two_concurrent_runs_measure_a_proof_once(project, tmp_path):
     assert [p.returncode for p in procs] == [0, 0], outputs
     assert log.read_text() == "ran\n", "the store lock should make the second run find a fresh record"
     assert json.loads(project.record("slow").read_text())["stdout"] == ["done"]
+
+
+def test_a_second_robot_on_a_page_fails_a_strict_build(project):
+    repo = Path(__file__).resolve().parents[2]
+    (project.root / "theme" / "data").mkdir(parents=True)
+    shutil.copy(repo / "theme" / "data" / "floors.yml", project.root / "theme" / "data" / "floors.yml")
+    robot = '```robot\nsays: "Hello."\n```\n\n'
+    project.page("index.md", "# One robot\n\n" + robot)
+    assert project.build().returncode == 0
+    project.page("index.md", "# Two robots\n\n" + robot + robot)
+    result = project.build()
+    assert result.returncode == 1 and "index.md" in result.stderr and "robot" in result.stderr
