@@ -87,7 +87,10 @@ def cmd_status(args, library: Library) -> int:
             )
     from rich.console import Console
 
-    Console(highlight=False).print(table)
+    console = Console(highlight=False)
+    console.print(table)
+    for path in report["orphans"]:
+        console.print(f"[yellow]orphan:[/] {path} has no proof script any more; delete it")
     return 0
 
 
@@ -101,10 +104,12 @@ def cmd_check(args, library: Library) -> int:
     for name, rec in bad:
         why = "; ".join(rec["reasons"]) or rec["state"]
         print(f"{name} ({rec['device_class']}): {rec['state']}: {why}", file=sys.stderr)
+    for path in report["orphans"]:
+        print(f"{path}: orphan: its proof script is gone; delete the record", file=sys.stderr)
     total = sum(len(p["records"]) for p in report["proofs"])
-    if bad:
-        print(f"ldr check: {len(bad)} of {total} record(s) need attention; fix: `ldr run` "
-              "(or `ldr run NAME --force`) and commit proofs/_results/", file=sys.stderr)
+    if bad or report["orphans"]:
+        print(f"ldr check: {len(bad) + len(report['orphans'])} record(s) need attention; fix: `ldr run` "
+              "(or `ldr run NAME --force`), delete orphans, and commit proofs/_results/", file=sys.stderr)
         return 1
     print(f"ldr check: {total} record(s) fresh against torch {report['pin']} and their scripts")
     return 0

@@ -9,7 +9,8 @@ Format 1::
                  "records": [{"device_class", "state": "fresh|stale|failed|missing|corrupt",
                               "reasons": [str], "path", "torch", "device", "python",
                               "measured_at", "wall_s", "status", "data_keys": [str],
-                              "failure": null | {"status", "message", "torch", "measured_at"}}]}]}
+                              "failure": null | {"status", "message", "torch", "measured_at"}}]}],
+     "orphans": [record paths whose proof script no longer exists]}
 """
 
 from __future__ import annotations
@@ -51,5 +52,8 @@ def status_report(library: Library, names: list[str] | None) -> dict:
         })
         worst = max(entry["state"], state.state, key=ORDER.index)
         entry["state"] = worst
+    orphans = sorted(str(library.store.path(p, d).relative_to(library.root))
+                     for p, d in library.store.known() if p not in library.proofs)
     return {"format": 1, "pin": library.pin, "root": str(library.root),
-            "host": {"accelerator": host_accelerator()}, "proofs": list(proofs.values())}
+            "host": {"accelerator": host_accelerator()}, "proofs": list(proofs.values()),
+            "orphans": [] if names else orphans}

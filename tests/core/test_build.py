@@ -141,6 +141,11 @@ def test_cli_status_check_and_run(project):
     cost = next(p for p in json.loads(project.ldr("status", "--json").stdout)["proofs"] if p["name"] == "cost")
     assert cost["state"] == "failed" and cost["records"][0]["failure"]["message"] == "exited with status 5"
     assert project.ldr("check").returncode == 1
+    project.ldr("run")
+    (project.root / "proofs" / "other.py").unlink()
+    orphan = project.ldr("check")
+    assert orphan.returncode == 1 and "proofs/_results/other.cpu.json: orphan" in orphan.stderr
+    assert json.loads(project.ldr("status", "--json").stdout)["orphans"] == ["proofs/_results/other.cpu.json"]
 
 
 def test_diff_names_moved_values_and_the_lines_that_quote_them(project):
