@@ -1,8 +1,9 @@
 """A small content-addressed text cache under ``.cache/ldr/<namespace>/`` (not committed).
 
 Keys are hashes of everything the value depends on. Writes are atomic (temporary file, then
-``os.replace``); an entry that cannot be read counts as a miss. A process-wide dict sits in
-front, so `mkdocs serve` rebuilds do not touch the disk.
+``os.replace``); an entry that cannot be read, or fails the cache's validity check, counts as a
+miss. A process-wide dict sits in front, so `mkdocs serve` rebuilds do not touch the disk.
+Used for highlighted proof sources and rendered drawings.
 """
 
 from __future__ import annotations
@@ -25,36 +26,53 @@ def key_of(*parts: str | bytes) -> str:
     return digest.hexdigest()
 
 
+def clear_memory() -> None:
+    _MEMORY.clear()
+
+
 class TextCache:
-    def __init__(self, root: Path, namespace: str, suffix: str = ".txt"):
-        self.dir = Path(root) / ".cache" / "ldr" / namespace
-        self.namespace, self.suffix = namespace, suffix
+    def __init__(self, directory: Path, suffix: str = ".txt", valid: Callable[[str], bool] | None = None):
+        self.dir = Path(directory)
+        self.suffix, self.valid = suffix, valid
+
+    @classmethod
+    def for_project(cls, root: Path, namespace: str, suffix: str = ".txt", **kw) -> "TextCache":
+        return cls(Path(root) / ".cache" / "ldr" / namespace, suffix, **kw)
 
     def path(self, key: str) -> Path:
         return self.dir / f"{key}{self.suffix}"
 
     def get(self, key: str) -> str | None:
-        hit = _MEMORY.get((self.namespace, key))
+        hit = _MEMORY.get((str(self.dir), key))
         if hit is not None:
             return hit
         try:
             text = self.path(key).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-        _MEMORY[(self.namespace, key)] = text
+        if self.valid is not None and not self.valid(text):
+            return None  # a torn or foreign entry: a miss, rewritten by the next put
+        _MEMORY[(str(self.dir), key)] = text
         return text
 
-    def put(self, key: str, text: str) -> None:
-        _MEMORY[(self.namespace, key)] = text
+    def write(self, key: str, text: str) -> None:
+        """Atomically replace the entry on disk (raises OSError)."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{key[:12]}.", suffix=".tmp", dir=self.dir)
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key[:12]}.", suffix=".tmp", dir=self.dir)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
+            os.chmod(tmp, 0o644)  # mkstemp makes it private; an entry is ordinary build output
             os.replace(tmp, self.path(key))
-        except OSError:  # a read-only checkout still builds; it just does not cache
-            with contextlib.suppress(OSError, UnboundLocalError):
+        except BaseException:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            raise
+
+    def put(self, key: str, text: str) -> None:
+        _MEMORY[(str(self.dir), key)] = text
+        with contextlib.suppress(OSError):  # a read-only checkout still builds; it just does not cache
+            self.write(key, text)
 
     def get_or_make(self, key: str, make: Callable[[], str]) -> str:
         text = self.get(key)

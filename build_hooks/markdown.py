@@ -63,7 +63,7 @@ class LdrState:
         self.lines: list[str] = []
         self._cache: dict[str, dict[str, ProofData]] = {}
         self._checked: set[str] = set()
-        self.highlights = TextCache(self.root, "highlight", ".html")
+        self.highlights = TextCache.for_project(self.root, "highlight", ".html")
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
 
     @property

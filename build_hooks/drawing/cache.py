@@ -1,8 +1,8 @@
 """Rendered figures cached by content: key = sha256(scene bytes + renderer version + options).
 
-Two levels: a dict for the running process and ``.cache/ldr/drawings/<key>.svg`` on disk. Writes
-are atomic (a temp file in the same folder, then ``os.replace``) so a crash or a concurrent build
-never leaves half a figure; an entry that does not read back as a whole SVG counts as a miss.
+Stored through the project's text cache (``build_hooks.cache``): a dict for the running process
+and ``.cache/ldr/drawings/<key>.svg`` on disk, written atomically; an entry that does not read
+back as a whole SVG counts as a miss.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
-_MEMORY: dict[str, str] = {}
+from ..cache import TextCache
+from ..cache import clear_memory as _clear_memory
 
 
 def default_dir(root: Path | None = None) -> Path:
@@ -52,28 +52,16 @@ def _valid(text: str) -> bool:
     return text.startswith("<svg") and text.rstrip().endswith("</svg>")
 
 
+def _store(directory: Path) -> TextCache:
+    return TextCache(directory, ".svg", valid=_valid)
+
+
 def read(directory: Path, key: str) -> str | None:
-    try:
-        text = (directory / f"{key}.svg").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    return text if _valid(text) else None
+    return _store(directory).get(key)
 
 
 def write(directory: Path, key: str, svg: str) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(svg)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a cache entry is ordinary build output
-        os.replace(tmp, directory / f"{key}.svg")
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    _store(directory).write(key, svg)
 
 
 def render_file(path: Path, *, cache_dir: Path | None = None, **opts) -> str:
@@ -87,19 +75,9 @@ def render_file(path: Path, *, cache_dir: Path | None = None, **opts) -> str:
         raise DrawingError(f"{path}: cannot read the drawing ({exc.strerror}); check the file name") from exc
     opts.setdefault("source", Path(path).name)
     key = cache_key(data, **opts)
-    if key in _MEMORY:
-        return _MEMORY[key]
-    directory = cache_dir or default_dir()
-    svg = read(directory, key)
-    if svg is None:
-        svg = render_svg(data.decode("utf-8", errors="replace"), **opts)
-        try:
-            write(directory, key, svg)
-        except OSError:
-            pass  # a read-only checkout still renders; it just does not remember
-    _MEMORY[key] = svg
-    return svg
+    return _store(cache_dir or default_dir()).get_or_make(
+        key, lambda: render_svg(data.decode("utf-8", errors="replace"), **opts))
 
 
 def clear_memory() -> None:
-    _MEMORY.clear()
+    _clear_memory()
