@@ -131,3 +131,21 @@ def test_bad_format_and_bad_yaml(toll, md):
 def test_device_selection(toll, md):
     assert "proof toll has no cuda record; recorded: cpu" in errors(md, "{{ toll@cuda.TOLL.small_us }}\n")
     assert ">0.5012<" in md("{{ toll@cpu.TOLL.small_us }}\n")
+
+
+@pytest.mark.parametrize("name", ["ldr", "build_hooks.markdown"])
+def test_extension_by_name_without_mkdocs(project, name):
+    """As Zensical, ProperDocs or plain Python-Markdown load it: by name, with a root option;
+    a proof with no record runs the first time a page quotes it."""
+    import markdown
+
+    from build_hooks.markdown import custom_fences
+
+    project.proof("z", 'print("V=41")\nprint("hello")\n')
+    md = markdown.Markdown(extensions=["attr_list", name, "pymdownx.superfences"],
+                           extension_configs={name: {"root": str(project.root)},
+                                              "pymdownx.superfences": {"custom_fences": custom_fences()}})
+    html = md.convert("Value {{ z.V }}.\n\n```proof\nz\n```\n")
+    assert 'id="proof-z"' in html and ">41</a>" in html and project.record("z").exists()
+    with pytest.raises(SuperFencesException, match="unknown proof 'nope'"):
+        md.convert("```proof\nnope\n```\n")
