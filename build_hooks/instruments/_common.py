@@ -33,6 +33,14 @@ def need(data: dict, key: str, kind, proof: str):
     return value
 
 
+def need_rows(data: dict, key: str, proof: str, label: str | None = None) -> list:
+    """A non-empty list from a proof record (``label`` names it in errors, e.g. LIBRARIES.files)."""
+    rows = need(data, key, list, proof)
+    if not rows:
+        raise DirectiveError(f"proof {proof!r}: {label or key} is empty")
+    return rows
+
+
 def num(row: dict, key: str, proof: str, where: str) -> float:
     value = row.get(key) if isinstance(row, dict) else None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..context import Context
 from ..errors import DirectiveError
-from ._common import attr, esc, fmt, instrument_root, need, primary
+from ._common import esc, fmt, instrument_root, need, primary
 
 DEFAULT_PROOF = "autograd_graph"
 NODE_H, ROW_GAP, COL_GAP, PAD = 30, 34, 14, 12

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..context import Context
 from ..errors import DirectiveError
-from ._common import attr, esc, instrument_root, need, num, primary
+from ._common import esc, instrument_root, need, need_rows, num, primary
 
 DEFAULT_PROOF = "where_code_lives"
 W, ROW, PAD, RIGHT = 480, 38, 4, 64
@@ -23,9 +23,7 @@ def human_bytes(n: float) -> str:
 
 def _files(data: dict, proof: str) -> tuple[dict, list[dict]]:
     libs = need(data, "LIBRARIES", dict, proof)
-    files = need(libs, "files", list, proof)
-    if not files:
-        raise DirectiveError(f"proof {proof!r}: LIBRARIES.files is empty")
+    files = need_rows(libs, "files", proof, "LIBRARIES.files")
     out = []
     for i, f in enumerate(files):
         if not isinstance(f, dict) or not isinstance(f.get("name"), str):

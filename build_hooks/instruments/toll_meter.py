@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..context import Context
 from ..errors import DirectiveError
-from ._common import attr, esc, fmt, instrument_root, log_scale, need, nice_decades, num, primary
+from ._common import esc, fmt, instrument_root, log_scale, need, need_rows, nice_decades, num, primary
 
 DEFAULT_PROOF = "dispatch_cost"
 W, H = 480, 284
@@ -30,9 +30,7 @@ def derived(small_us: float, us: float) -> dict:
 
 def _points(data: dict, proof: str) -> tuple[dict, list[dict]]:
     toll = need(data, "TOLL", dict, proof)
-    sweep = need(data, "SWEEP", list, proof)
-    if not sweep:
-        raise DirectiveError(f"proof {proof!r}: SWEEP is empty")
+    sweep = need_rows(data, "SWEEP", proof)
     points = []
     for i, row in enumerate(sweep):
         numel, us = num(row, "numel", proof, f"SWEEP[{i}]"), num(row, "us", proof, f"SWEEP[{i}]")

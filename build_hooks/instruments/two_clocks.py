@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..context import Context
 from ..errors import DirectiveError
-from ._common import attr, esc, fmt, instrument_root, need, num, primary
+from ._common import attr, esc, fmt, instrument_root, need, need_rows, num, primary
 
 DEFAULT_PROOF = "two_clocks"
 MODE_LABELS = {"never": "never read", "end": "read once at the end", "every_step": "read every step"}
@@ -16,9 +16,7 @@ W, LEFT, RIGHT, TOP = 480, 6, 64, 30
 
 
 def _reads(data: dict, proof: str) -> list[dict]:
-    reads = need(data, "READS", list, proof)
-    if not reads:
-        raise DirectiveError(f"proof {proof!r}: READS is empty")
+    reads = need_rows(data, "READS", proof)
     out = []
     for i, row in enumerate(reads):
         if not isinstance(row, dict) or not isinstance(row.get("mode"), str):
