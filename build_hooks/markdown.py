@@ -28,7 +28,7 @@ from .defer import defer
 from .errors import DirectiveError, LdrError
 from .library import Diagnostic, Library
 from .cache import TextCache, key_of
-from .render.card import highlight_source, render_card
+from .render.card import highlight_source, render_card, status_phrase
 from .render.excerpt import render_excerpt
 from .render.values import format_value
 
@@ -157,7 +157,7 @@ class LdrState:
         if fence == "proof-output":
             name = options.get("proof") or options.get("arg")
             if not name:
-                raise DirectiveError("proof-output needs `proof: <name>` and `lines:` or `grep:`")
+                raise DirectiveError("proof-output needs `proof: <name>` and `grep:`, `from:` or `lines:`")
             return render_excerpt(self.pick(str(name), options.get("device")), options,
                                   self.card_href(str(name)))
         module, _, func = HANDLERS[fence].partition(":")
@@ -181,8 +181,8 @@ class LdrState:
             failure = p.get("failure")
             if p["status"] != "ok" or failure:
                 what = failure or {"status": p["status"], "torch": p["torch"],
-                                   "measured_at": p["measured_at"], "message": p["status"],
-                                   "stderr_tail": item.stdout.splitlines()[-6:]}
+                                   "measured_at": p["measured_at"], "message": status_phrase(p),
+                                   "stderr_tail": (item.stderr or item.stdout).splitlines()[-6:]}
                 tail_lines = "\n    ".join(what.get("stderr_tail") or []) or "(no output)"
                 self.diagnostics.append(Diagnostic(
                     "warning",

@@ -67,8 +67,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         self.state.begin_build()
         self.reported: set[str] = set()
         self.deferred: dict[str, dict[str, str]] = {}
-        library = self.library
-        library.refresh()
+        library = self.library  # begin_build() has just refreshed it
         if not self.config.run:
             return
         todo = library.plan()

@@ -81,7 +81,7 @@ def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool) -> 
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--failed" role="alert">'
             f"<strong>This proof failed</strong> under torch {escape(p['torch'])} on "
-            f"{escape(p['measured_at'])}: it {escape(_message(p))}. No good run is recorded yet.</div>"
+            f"{escape(p['measured_at'])}: it {escape(status_phrase(p))}. No good run is recorded yet.</div>"
         )
     elif failure:
         out.append(
@@ -99,7 +99,8 @@ def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool) -> 
     return out
 
 
-def _message(p: dict) -> str:
+def status_phrase(p: dict) -> str:
+    """How a run that never succeeded ended, as a verb phrase ("timed out")."""
     status = p["status"]
     return {"timeout": "timed out", "output-limit": "printed more than its output cap",
             "killed": "was killed"}.get(status, "exited with an error")

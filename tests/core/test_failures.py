@@ -46,6 +46,9 @@ def test_a_proof_that_never_succeeded_shows_its_traceback(project, md):
     assert "<strong>This proof failed</strong> under torch 2.13.0" in html
     assert '<pre class="ldr-proof__traceback"><code>' in html and "RuntimeError: the kernel moved" in html
     assert "ldr-proof__output" not in html
+    warning = next(d for d in md.state.diagnostics if d.level == "warning")
+    assert "it exited with an error; last lines:" in warning.message
+    assert warning.message.rstrip().endswith("RuntimeError: the kernel moved")
 
 
 def test_timeout_is_recorded_as_such(project, md):
