@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-RENDERER_VERSION = "2"  # bump for output changes not visible in the source (the cache also hashes it)
+RENDERER_VERSION = "3"  # bump for output changes not visible in the source (the cache also hashes it)
 
 
 def render_svg(scene: dict | str | Path, *, dark: bool = False, frame: str | None = None, palette: bool = True,

@@ -1,4 +1,4 @@
-"""``ldr draw IN.excalidraw OUT.svg [--dark] [--frame NAME] [--raw]``."""
+"""``ldr draw IN.excalidraw OUT.svg [--dark] [--frame NAME] [--raw] [--fonts embed|link|none]``."""
 
 from __future__ import annotations
 
@@ -16,8 +16,14 @@ def draw_command(argv: list[str]) -> int:
     ap.add_argument("--dark", action="store_true", help="the dark-scheme rendering")
     ap.add_argument("--frame", metavar="NAME", help="render only this frame")
     ap.add_argument("--raw", action="store_true", help="keep the scene's colours (no palette variables)")
+    ap.add_argument("--fonts", choices=("embed", "link", "none"), default="embed",
+                    help="embed the fonts the text uses (default), link to them under --font-url, "
+                         "or leave them out (the site declares them in drawing.css)")
+    ap.add_argument("--font-url", default="fonts/", metavar="PREFIX",
+                    help="where --fonts link finds the woff2 files (default: fonts/ beside the SVG)")
     args = ap.parse_args(argv)
     from . import render_svg
+    from .fonts import with_fonts
 
     try:
         svg = render_svg(args.input, dark=args.dark, frame=args.frame, palette=not args.raw,
@@ -25,6 +31,7 @@ def draw_command(argv: list[str]) -> int:
     except LdrError as exc:
         print(f"ldr draw: {exc}", file=sys.stderr)
         return 1
+    svg = with_fonts(svg, args.fonts, args.font_url)
     if str(args.output) == "-":
         sys.stdout.write(svg + "\n")
     else:

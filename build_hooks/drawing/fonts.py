@@ -8,7 +8,10 @@ declares the faces, so no figure carries a font of its own.
 
 from __future__ import annotations
 
+import base64
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -94,14 +97,42 @@ def advance(fam: Family, ch: str, font_size: float) -> float:
     return width * font_size / upm
 
 
-def font_face_css(url_prefix: str = "fonts/") -> str:
-    """@font-face rules for every self-hosted family (relative URLs)."""
+def font_face_css(url_prefix: str = "fonts/", families: Iterable[Family] | None = None,
+                  embed: bool = False) -> str:
+    """@font-face rules for the self-hosted families (all of them by default): relative URLs
+    under ``url_prefix``, or with ``embed`` the woff2 files themselves as data: URLs."""
     rules = []
-    for fam in FAMILIES.values():
+    for fam in FAMILIES.values() if families is None else families:
         for file, urange in fam.files:
-            rule = (f'@font-face {{ font-family: "{fam.name}"; src: url("{url_prefix}{file}") format("woff2"); '
+            if embed:
+                data = base64.b64encode((FONTS_DIR / file).read_bytes()).decode("ascii")
+                url = f"data:font/woff2;base64,{data}"
+            else:
+                url = f"{url_prefix}{file}"
+            rule = (f'@font-face {{ font-family: "{fam.name}"; src: url("{url}") format("woff2"); '
                     f"font-display: swap;")
             if urange:
                 rule += f" unicode-range: {urange};"
             rules.append(rule + " }")
     return "\n".join(rules)
+
+
+_FONT_ATTR = re.compile(r'font-family="([^",]+)')
+
+
+def families_in(svg: str) -> list[Family]:
+    """The self-hosted families a rendered SVG's text names first, in id order."""
+    names = set(_FONT_ATTR.findall(svg))
+    return [fam for fam in FAMILIES.values() if fam.name in names and fam.files]
+
+
+def with_fonts(svg: str, mode: str = "embed", url_prefix: str = "fonts/") -> str:
+    """A standalone SVG that carries (``embed``) or references (``link``) the faces its text
+    uses, so that it renders as on the site outside it; ``none`` leaves it as it is."""
+    if mode == "none":
+        return svg
+    used = families_in(svg)
+    if not used:
+        return svg
+    rules = font_face_css(url_prefix, used, embed=(mode == "embed"))
+    return svg.replace("<defs>", f"<defs><style>{rules}</style>", 1)

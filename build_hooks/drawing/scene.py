@@ -1,6 +1,7 @@
 """Loading a scene and bringing it up to date, like the app's ``restore()`` does on open.
 
-Migrations: ``draw`` -> ``line``; ``strokeSharpness`` -> ``roundness``; ``boundElementIds`` ->
+Migrations: ``draw`` -> ``line``; ``font: "20px Virgil"`` -> ``fontSize`` + ``fontFamily``;
+``strokeSharpness`` -> ``roundness``; ``boundElementIds`` ->
 ``boundElements``; missing ``fontFamily`` / ``lineHeight`` / ``roundness`` / text alignments get
 their defaults; deleted elements are dropped. Problems raise :class:`DrawingError` naming the file,
 the element and the fix.
@@ -58,6 +59,23 @@ def _line_height(el: dict) -> float:
     return fam.line_height if fam else 1.25
 
 
+def _legacy_font(el: dict, raw: dict) -> None:
+    """Old files name the font as ``font: "20px Virgil"``; like the app's restore, that field
+    wins over ``fontSize``/``fontFamily``, and a name the app does not know gives the default."""
+    font = raw.get("font")
+    el.pop("font", None)
+    if not isinstance(font, str):
+        return
+    size, _, name = font.partition(" ")
+    name = name.split(" ")[0] if name else ""
+    try:
+        el["fontSize"] = float(size.strip().removesuffix("px"))
+    except ValueError:
+        pass  # the app would get NaN; keep whatever size the element had
+    by_name = {f.name: fid for fid, f in FAMILIES.items()}
+    el["fontFamily"] = by_name.get(name, DEFAULT_FAMILY)
+
+
 def _restore_element(raw: dict, source: str) -> dict:
     el = {**DEFAULTS, **raw}
     eid = el.get("id", "?")
@@ -85,6 +103,7 @@ def _restore_element(raw: dict, source: str) -> dict:
                                "set it to a number (or re-save the scene from Excalidraw)")
         el[k] = int(v) if k == "seed" else float(v)
     if kind == "text":
+        _legacy_font(el, raw)
         if el.get("fontFamily") is None:
             el["fontFamily"] = DEFAULT_FAMILY
         if family(el["fontFamily"]) is None:

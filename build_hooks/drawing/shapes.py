@@ -36,7 +36,9 @@ def is_linear(el: dict) -> bool:
 
 
 def _can_round(kind: str) -> bool:
-    return kind in ("rectangle", "iframe", "embeddable", "line", "arrow", "diamond", "image")
+    """The app's ``canChangeRoundness``: arrows are not among these (their roundness is their
+    curve style), so a small rounded arrow still gets its roughness reduced."""
+    return kind in ("rectangle", "iframe", "embeddable", "line", "diamond", "image")
 
 
 def adjust_roughness(el: dict) -> float:
