@@ -34,6 +34,21 @@ def scan(folder, label, suffix):
     return found
 
 
+def mapped_files():
+    """Real paths of the files this process has mapped (Linux), or None where unknown."""
+    try:
+        with open("/proc/self/maps") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    paths = set()
+    for line in lines:
+        fields = line.split(None, 5)
+        if len(fields) == 6 and fields[5].startswith("/"):
+            paths.add(os.path.realpath(fields[5]))
+    return paths
+
+
 def contains(path, needle, chunk=1 << 22):
     """Stream a file and report whether `needle` (bytes) occurs in it."""
     tail = b""
@@ -80,15 +95,34 @@ files += scan(root, "torch", suffix)
 if not any(f["name"] == ext["name"] and f["folder"] == "torch" for f in files):
     # macOS names the extension .so and Windows .pyd, whatever the libraries use.
     files.append({"name": ext["name"], "bytes": ext["bytes"], "folder": "torch"})
+# Which of them `import torch` really maps: on Linux the process's own memory map says,
+# including libraries it pulls in from beside torch (a CUDA build's nvidia/ folders).
+mapped = mapped_files()
+site = os.path.dirname(root)
+for f in files:
+    folder = os.path.join(site, *f["folder"].split("/"))
+    f["loaded"] = None if mapped is None else os.path.realpath(os.path.join(folder, f["name"])) in mapped
+listed = {os.path.realpath(os.path.join(site, *f["folder"].split("/"), f["name"])) for f in files}
+for path in sorted(mapped or ()):
+    if path.startswith(site + os.sep) and path not in listed and is_library(os.path.basename(path), suffix):
+        folder = os.path.relpath(os.path.dirname(path), site).replace(os.sep, "/")
+        files.append({"name": os.path.basename(path), "bytes": os.path.getsize(path), "folder": folder,
+                      "loaded": True})
 files.sort(key=lambda f: (-f["bytes"], f["name"]))
 total = sum(f["bytes"] for f in files)
-width = max(len(f["name"]) for f in files) if files else 10
+width = max(len(f["name"]) for f in files) + 2 if files else 10
+fwidth = max([9] + [len(f["folder"]) for f in files])
 print(f"3. The shared libraries ({system}, '{suffix}')")
-print(f"   {'file':<{width}}  {'folder':<9}  {'size':>10}  {'share':>6}")
+print(f"   {'file':<{width}}  {'folder':<{fwidth}}  {'size':>10}  {'share':>6}")
 for f in files:
     share = f["bytes"] / total if total else 0.0
-    print(f"   {f['name']:<{width}}  {f['folder']:<9}  {human(f['bytes']):>10}  {share:>6.1%}")
-print(f"   {'total':<{width}}  {'':<9}  {human(total):>10}")
+    name = f["name"] + (" *" if f["loaded"] else "")
+    print(f"   {name:<{width}}  {f['folder']:<{fwidth}}  {human(f['bytes']):>10}  {share:>6.1%}")
+print(f"   {'total':<{width}}  {'':<{fwidth}}  {human(total):>10}")
+loaded = [f for f in files if f["loaded"]]
+loaded_bytes = sum(f["bytes"] for f in loaded)
+if mapped is not None:
+    print(f"   * mapped by `import torch`: {len(loaded)} of {len(files)} files, {human(loaded_bytes)}")
 print()
 
 largest = files[0] if files else {"name": None, "bytes": 0}
@@ -114,6 +148,8 @@ print("EXTENSION=" + json.dumps(ext))
 print("RANDN=" + json.dumps({"type": randn_type, "builtin": randn_builtin}))
 print("LARGEST=" + json.dumps({"name": largest["name"], "bytes": largest["bytes"],
                               "share": largest["bytes"] / total if total else 0.0}))
+print("LOADED=" + json.dumps({"known": mapped is not None, "count": len(loaded), "bytes": loaded_bytes,
+                             "files": len(files)}))
 print("STUB=" + json.dumps({"share": stub_share, "ratio": total / ext["bytes"] if ext["bytes"] else None}))
 print("BINDING=" + json.dumps({"symbol": symbol, "library": bridge["name"] if bridge else None,
                               "library_bytes": bridge["bytes"] if bridge else None, "found": found}))

@@ -18,13 +18,13 @@ def floors() -> Scene:
     s.text(420, 0, "The eight floors of PyTorch", size=28, align="center")
     rows = [
         ("1  Python API", "torch.add(a, b), nn.Module"),
-        ("2  the binding", "the boundary: Python objects become C++ tensors"),
-        ("3  the dispatcher", "picks the kernel for this device and dtype"),
-        ("4  autograd", "records what happened, for backward"),
-        ("5  the kernel", "the loop that does the arithmetic"),
-        ("6  memory", "the caching allocator hands out blocks"),
-        ("7  device runtime", "streams; two clocks, Python's and the device's"),
-        ("8  the hardware", "CPU cores, GPU streaming multiprocessors"),
+        ("2  The boundary", "Python objects become C++ tensors"),
+        ("3  Dispatcher", "picks the kernel for this device and dtype"),
+        ("4  Autograd", "records what happened, for backward"),
+        ("5  Kernel", "the loop that does the arithmetic"),
+        ("6  Memory", "the caching allocator hands out blocks"),
+        ("7  Device runtime", "streams; two clocks, Python's and the device's"),
+        ("8  The chip", "CPU cores, GPU streaming multiprocessors"),
     ]
     y = 60
     for i, (name, note) in enumerate(rows):
@@ -47,15 +47,15 @@ def territory() -> Scene:
     s.text(330, 0, "The territory: each layer talks only to its neighbours", size=26, align="center")
     bands = [
         ("Python API", ["torch.*", "nn.Module", "optim"]),
-        ("the bindings", ["Python <-> C++ glue"]),
-        ("the dispatcher", ["Autograd", "Autocast", "Functionalize", "Python mode"]),
+        ("The boundary", ["Python <-> C++ bindings"]),
+        ("Dispatcher", ["Autograd", "Autocast", "Functionalize", "Python mode"]),
         ("kernels, per backend", ["CPU", "CUDA", "MPS", "Meta"]),
         ("allocators and runtimes", ["caching allocator", "streams, events"]),
     ]
     y = 60
     boxes = []
     for name, parts in bands:
-        subject = name == "the dispatcher"
+        subject = name == "Dispatcher"
         b = s.box(0, y, 660, 92, stroke=SUBJECT if subject else INK, bg=SUBJECT_SOFT if subject else INK_SOFT,
                   width=3 if subject else 2)
         boxes.append(b)
@@ -88,8 +88,8 @@ def repo_folders() -> Scene:
     s.text(0, 56, "pytorch/", size=24)
     rows = [
         ("torch/", "floor 1: the Python API you import", INK, INK_SOFT),
-        ("torch/csrc/", "floor 2: the bindings, Python <-> C++", INK, INK_SOFT),
-        ("aten/", "floors 3-5: operators, the dispatcher, kernels", INK, INK_SOFT),
+        ("torch/csrc/", "floors 2 and 4: bindings, autograd", INK, INK_SOFT),
+        ("aten/", "floors 3 and 5: operators, the dispatcher, kernels", INK, INK_SOFT),
         ("c10/", "floors 3, 6, 7: the tensor core, allocator, streams", INK, INK_SOFT),
         ("torchgen/", "the code writer: generates floors 2 and 3", SUBJECT, SUBJECT_SOFT),
     ]
@@ -138,8 +138,10 @@ def ecosystem() -> Scene:
     # only the weights file
     w = s.box(300, y + 30, 240, 56, "model.safetensors", size=20, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK,
               width=3)
-    s.arrow([(420, y - 20), (420, y + 26)], stroke=SUBJECT, width=3, bind=(boxes[-1], w))
-    s.text(432, y + 12, "save()", size=16, color=SUBJECT)
+    top = boxes[0]  # nn.Module holds the weights; save() writes them out
+    s.arrow([(296, top["y"] + 12), (14, top["y"] + 12), (14, w["y"] + 28), (296, w["y"] + 28)], stroke=SUBJECT,
+            width=3, bind=(top, w))
+    s.text(150, w["y"] - 4, "save(): the weights", size=16, color=SUBJECT, align="center")
     ext = s.box(600, y + 34, 270, 48, "llama.cpp, MLX", size=18, stroke=CONTEXT, bg="transparent", dashed=True,
                 color=INK)
     s.arrow([(544, y + 58), (596, y + 58)], stroke=SUBJECT, dashed=True, bind=(w, ext))

@@ -140,9 +140,16 @@ def test_graph_walker(part0):
 
 
 def test_library_sizes(part0):
-    files = record("where_code_lives")["LIBRARIES"]["files"]
-    total = record("where_code_lives")["LIBRARIES"]["total_bytes"]
+    from build_hooks.instruments.library_sizes import _files, chart_rows
+
+    data = record("where_code_lives")
+    files = chart_rows(_files(data, "where_code_lives")[1], data["EXTENSION"]["name"])
+    total = data["LIBRARIES"]["total_bytes"]
     base = root("library-sizes")
+    labels = part0.eval_on_selector_all(f"{base} .ldr-mark", "els => els.map(e => e.getAttribute('aria-label'))")
+    shown_sizes = part0.eval_on_selector_all(f"{base} .ldr-mark .ldr-value", "els => els.map(e => e.textContent)")
+    # the accessible name of each bar contains its visible text (its name and its size)
+    assert labels == [f"{f['name']}, {size}" for f, size in zip(files, shown_sizes)]
     assert part0.locator(f"{base} .ldr-mark").count() == len(files)
     part0.focus(f"{base} .ldr-mark[data-i='0']")
     for i, f in enumerate(files):
@@ -150,7 +157,7 @@ def test_library_sizes(part0):
             part0.keyboard.press("ArrowDown")
         shown = readout(part0, "library-sizes")
         assert shown["name"][0] == f["name"] and shown["folder"][0] == f["folder"]
-        assert int(shown["bytes"][0]) == f["bytes"] and shown["bytes"][1] == f"{f['bytes']:,}"
+        assert int(shown["bytes"][0]) == f["bytes"] and shown["bytes"][1] == f"{int(f['bytes']):,}"
         assert math.isclose(float(shown["share"][0]), f["bytes"] / total, rel_tol=1e-12)
         tab_stops = part0.eval_on_selector_all(f"{base} .ldr-mark[tabindex='0']", "els => els.map(e => e.dataset.i)")
         assert tab_stops == [str(i)]  # one tab stop, the chosen bar

@@ -107,11 +107,12 @@ def test_part0_drawing_uses_only_the_series_palette(name):
 
 
 EXPECTED_TEXT = {
-    "floors": ["Python API", "the binding", "the dispatcher", "autograd", "the kernel", "memory",
-               "device runtime", "the hardware"],
-    "territory": ["Python API", "the bindings", "the dispatcher", "kernels, per backend", "allocators and runtimes",
+    "floors": ["Python API", "The boundary", "Dispatcher", "Autograd", "Kernel", "Memory",
+               "Device runtime", "The chip"],
+    "territory": ["Python API", "The boundary", "Dispatcher", "kernels, per backend", "allocators and runtimes",
                   "no shortcut:"],
-    "repo-folders": ["pytorch/", "torch/", "torch/csrc/", "aten/", "c10/", "torchgen/", "floor 1"],
+    "repo-folders": ["pytorch/", "torch/", "torch/csrc/", "aten/", "c10/", "torchgen/", "floor 1",
+                     "floors 2 and 4", "floors 3 and 5"],
     "ecosystem": ["nn.Module", "transformers, diffusers, timm", "lightning, accelerate", "deepspeed",
                   "vllm, sglang", "flash-attention, torchvision ops", "unsloth", "llama.cpp, MLX"],
     "two-clocks": ["Python's clock", "the device's clock", "matmul", ".item()", "waiting"],
@@ -141,3 +142,21 @@ def test_saved_tensors_are_dashed():
     saved = [by_id[t["containerId"]] for t in data["elements"]
              if t["type"] == "text" and t["text"].startswith("saved:")]
     assert len(saved) == 4 and all(s["strokeStyle"] == "dashed" for s in saved)
+
+
+def test_each_floor_has_one_name_in_drawing_meter_and_headings():
+    """The floors drawing, the depth meter (theme/data/floors.yml) and Part 0's floor headings
+    call every floor by the same name."""
+    import re
+
+    import yaml
+
+    floors = yaml.safe_load((ROOT / "theme" / "data" / "floors.yml").read_text())["floors"]
+    svg = render_svg(ROOT / "drawings" / "floors.excalidraw").replace("&#x27;", "'")
+    drawn = re.findall(r">(\d)  ([^<]+)</text>", svg)
+    assert [name for _, name in drawn] == [f["label"] for f in floors]
+    chapter = (ROOT / "docs" / "part-00-the-map.md").read_text()
+    first_heading = {}
+    for title, floor in re.findall(r'^## (.+?) \{ data-floor="([a-z]+)" \}$', chapter, re.M):
+        first_heading.setdefault(floor, title)
+    assert first_heading == {f["id"]: f["label"] for f in floors}

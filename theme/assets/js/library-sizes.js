@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   ldr.mount("library-sizes", function (root, rec) {
-    var files = rec.data.LIBRARIES.files, total = rec.total_bytes;
+    var files = rec.rows || rec.data.LIBRARIES.files, total = rec.total_bytes;
     var marks = ldr.all(root, ".ldr-mark");
     if (marks.length !== files.length) throw new Error("marks and files differ");
 
@@ -20,7 +20,9 @@
 
     marks.forEach(function (m, k) {
       m.setAttribute("role", "button");
-      m.setAttribute("aria-label", files[k].name);
+      var value = m.querySelector(".ldr-value");
+      // the accessible name carries the visible text: the file's name and its size
+      m.setAttribute("aria-label", files[k].name + ", " + (value ? value.textContent : ""));
       m.addEventListener("focus", function () { select(k); });
       m.addEventListener("click", function () { select(k); });
       m.addEventListener("keydown", function (event) {
