@@ -1,7 +1,9 @@
 """Two clocks: Python's clock and the device's, from the ``two_clocks`` proof.
 
 One row per way of reading the result (never, at the end, every step): when Python got control
-back and when the device finished. With only a CPU record there is one clock, and it says so.
+back and when the device finished. With only a CPU record there is one clock: the instrument then
+shows one training step on that clock, phase by phase (``PHASES``), with the read of the loss as
+the sliver it is where nothing is queued.
 """
 
 from __future__ import annotations
@@ -65,6 +67,64 @@ def render_svg(reads: list[dict], two: bool) -> str:
     return "".join(parts)
 
 
+def _phases(data: dict, proof: str) -> dict | None:
+    phases = data.get("PHASES")
+    if phases is None:
+        return None
+    if not isinstance(phases, dict):
+        raise DirectiveError(f"proof {proof!r}: PHASES must be a mapping with a list of phases")
+    rows = need_rows(phases, "phases", proof, "PHASES.phases")
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("phase"), str):
+            raise DirectiveError(f"proof {proof!r}: PHASES.phases[{i}] needs a phase name")
+        out.append({"phase": row["phase"], "ms": num(row, "ms", proof, f"PHASES.phases[{i}]")})
+    return {"phases": out, "step_ms": sum(r["ms"] for r in out)}
+
+
+def us(ms: float) -> str:
+    return f"{ms * 1000:,.1f} µs"
+
+
+def render_step_svg(phases: list[dict]) -> str:
+    """One CPU training step as a single timeline: each phase ends before the next begins,
+    and the read of the loss is the sliver at the end (the subject)."""
+    step = sum(p["ms"] for p in phases) or 1.0
+    span = W - LEFT - 8
+    h, y, bar = 40 + 30 * len(phases), 16, 22
+    parts = [f'<svg class="ldr-plot" viewBox="0 0 {W} {h}" role="img" aria-label="One training step on the CPU, '
+             'phase by phase on a single clock: forward, backward, optimizer step and the read of the loss">']
+    x = LEFT
+    for i, p in enumerate(phases):
+        w = max(1.5, p["ms"] / step * span)
+        read = i == len(phases) - 1
+        cls = "ldr-bar ldr-bar--device" if read else ("ldr-bar ldr-bar--python" if i % 2 else "ldr-bar")
+        ly = y + bar + 22 + 30 * i
+        # labels start under their segment; the last one (the read, at the far right) ends there
+        late = read or x - LEFT > 0.6 * span  # a label starting late would run off the right edge
+        lx, anchor = (x + w - 2, "end") if late else (x + 2, "start")
+        parts.append(
+            f'<g class="ldr-mark" data-i="{i}"><rect class="{cls}" x="{x:.1f}" y="{y}" width="{max(1.5, w - 2):.1f}" '
+            f'height="{bar}"/><line class="ldr-implied" x1="{lx:.1f}" x2="{lx:.1f}" '
+            f'y1="{y + bar + 2}" y2="{ly - 12}"/>'
+            f'<text class="ldr-row-label" x="{lx:.1f}" y="{ly}" text-anchor="{anchor}">{esc(p["phase"])}</text>'
+            f'<text class="ldr-value" x="{lx:.1f}" y="{ly + 13}" text-anchor="{anchor}">{esc(us(p["ms"]))}</text></g>')
+        x += w
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def render_step_controls(phases: list[dict]) -> str:
+    buttons = "".join(
+        f'<button type="button" class="ldr-button" data-i="{i}" aria-pressed="{"true" if i == 0 else "false"}">'
+        f'{esc(p["phase"])}</button>' for i, p in enumerate(phases))
+    return (f'<div class="ldr-controls" hidden><div class="ldr-buttons" role="group" aria-label="Phase of the step">{buttons}</div>'
+            '<dl class="ldr-readout" aria-live="polite">'
+            '<div><dt>phase</dt><dd><output data-key="phase"></output></dd></div>'
+            '<div><dt>time</dt><dd><output data-key="us"></output> µs</dd></div>'
+            '<div><dt>share of the step</dt><dd><output data-key="share"></output></dd></div></dl></div>')
+
+
 def render_controls(reads: list[dict], two: bool) -> str:
     buttons = "".join(
         f'<button type="button" class="ldr-button" data-i="{i}" aria-pressed="{"true" if i == 0 else "false"}">'
@@ -89,12 +149,32 @@ def render(options: dict, ctx: Context) -> str:
                 f'{esc(fmt(num(clocks, "queued_ms", proof_name, "CLOCKS")))} ms; the {esc(str(clocks.get("device", "device")))} '
                 f'finished them at <strong class="ldr-subject-text">{esc(fmt(num(clocks, "done_ms", proof_name, "CLOCKS")))} ms</strong>. '
                 f'Python was free {esc(fmt(num(clocks, "python_free_pct", proof_name, "CLOCKS")))}% of the time, until it read a result.</p>')
+    step = None if two else _phases(record.data, proof_name)
+    if two:
+        figure = render_svg(reads, two)
+        controls = render_controls(reads, two)
+    elif step is not None:
+        read = step["phases"][-1]
+        lead = ('<p class="ldr-instrument__lead ldr-instrument__note">Only a CPU record exists for this proof, and a CPU '
+                'has one clock: each call returns when its work is done. So here is one training step on that single '
+                f'clock, phase by phase. Reading the loss (<code>{esc(read["phase"])}</code>) costs '
+                f'<strong class="ldr-subject-text">{esc(us(read["ms"]))}</strong> of a {esc(us(step["step_ms"]))} step, '
+                'because there is no queue to wait for. On a GPU the same read waits until every kernel queued before '
+                'it has run; a record from a GPU machine turns this panel into two clocks.</p>')
+        figure = render_step_svg(step["phases"])
+        controls = render_step_controls(step["phases"])
     else:
         lead = ('<p class="ldr-instrument__lead ldr-instrument__note">Only a CPU record exists for this proof. '
                 'On the CPU, Python and the kernels share one clock: each call returns when its work is done, '
-                'so there is a single timeline below. Run the proof on a GPU to see the two clocks part.</p>')
-    if isinstance(steps, int):
+                'so there is a single timeline below. A record from a GPU machine shows the two clocks apart.</p>')
+        figure = render_svg(reads, two)
+        controls = render_controls(reads, two)
+    if isinstance(steps, int) and (two or step is None):
         lead += f'<p class="ldr-instrument__sub">{steps:,} training steps per run.</p>'
-    body = (lead + f'<figure class="ldr-figure">{render_svg(reads, two)}</figure>' + render_controls(reads, two))
+    body = lead + f'<figure class="ldr-figure">{figure}</figure>' + controls
+    extra = {"clocks": 2 if two else 1, "view": "step" if step is not None else "reads"}
+    if step is not None:
+        extra["phases"] = step["phases"]
+        extra["step_ms"] = step["step_ms"]
     return instrument_root("two-clocks", record, body, title="Two clocks: when Python is free and when the work is done", ctx=ctx,
-                           extra={"clocks": 2 if two else 1})
+                           extra=extra)

@@ -102,9 +102,23 @@ def check_two_clocks(page, data: dict, clocks: int):
         assert page.get_attribute(f"{base} .ldr-button[data-i='{i}']", "aria-pressed") == "true"
 
 
-def test_two_clocks_cpu_record_says_one_clock(part0):
-    assert "Only a CPU record exists" in part0.text_content(root("two-clocks"))
-    check_two_clocks(part0, record("two_clocks"), clocks=1)
+def test_two_clocks_cpu_record_shows_one_step_on_one_clock(part0):
+    """With only a CPU record the instrument shows what a CPU measures: one training step,
+    phase by phase, with the read of the loss, instead of three equal bars."""
+    base = root("two-clocks")
+    text = part0.text_content(base)
+    assert "Only a CPU record exists" in text and "one clock" in text
+    phases = record("two_clocks")["PHASES"]["phases"]
+    step = sum(p["ms"] for p in phases)
+    assert part0.locator(f"{base} .ldr-mark").count() == len(phases)
+    assert readout(part0, "two-clocks")["phase"][0] == "loss.item()"  # the read is chosen first
+    for i, p in enumerate(phases):
+        part0.click(f"{base} .ldr-button[data-i='{i}']")
+        shown = readout(part0, "two-clocks")
+        assert shown["phase"][0] == p["phase"]
+        assert math.isclose(float(shown["us"][0]), p["ms"] * 1000, rel_tol=1e-12)
+        assert math.isclose(float(shown["share"][0]), p["ms"] / step, rel_tol=1e-12)
+        assert part0.get_attribute(f"{base} .ldr-button[data-i='{i}']", "aria-pressed") == "true"
 
 
 def test_two_clocks_with_an_accelerator_record(fixture_site, open_page):

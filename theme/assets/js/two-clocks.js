@@ -3,6 +3,7 @@
 (function () {
   "use strict";
   ldr.mount("two-clocks", function (root, rec) {
+    if (rec.view === "step") return mountStep(root, rec);
     var reads = rec.data.READS, two = rec.clocks === 2;
     var marks = ldr.all(root, ".ldr-mark");
     var buttons = ldr.all(root, ".ldr-buttons .ldr-button");
@@ -33,4 +34,35 @@
     marks.forEach(function (m, k) { m.addEventListener("click", function () { select(k); }); });
     select(0);
   });
+
+  // A CPU record: one training step on the single clock, phase by phase.
+  function mountStep(root, rec) {
+    var phases = rec.phases, step = rec.step_ms;
+    var marks = ldr.all(root, ".ldr-mark");
+    var buttons = ldr.all(root, ".ldr-buttons .ldr-button");
+    if (marks.length !== phases.length) throw new Error("marks and phases differ");
+
+    function select(i) {
+      var p = phases[i];
+      ldr.set(root, "phase", p.phase, p.phase);
+      // one decimal, as the chart and the lead print it
+      ldr.set(root, "us", p.ms * 1000, (p.ms * 1000).toLocaleString("en-US", {minimumFractionDigits: 1, maximumFractionDigits: 1}));
+      ldr.set(root, "share", p.ms / step, ldr.fmt(100 * p.ms / step) + "%");
+      ldr.mark(marks, i, "ldr-mark--current");
+      buttons.forEach(function (b, k) { b.setAttribute("aria-pressed", k === i ? "true" : "false"); });
+    }
+
+    buttons.forEach(function (b, k) {
+      b.addEventListener("click", function () { select(k); });
+      b.addEventListener("keydown", function (event) {
+        var to = event.key === "ArrowRight" ? k + 1 : event.key === "ArrowLeft" ? k - 1 : -1;
+        if (to < 0 || to >= buttons.length) return;
+        event.preventDefault();
+        buttons[to].focus();
+        select(to);
+      });
+    });
+    marks.forEach(function (m, k) { m.addEventListener("click", function () { select(k); }); });
+    select(phases.length - 1);
+  }
 })();
