@@ -110,19 +110,26 @@ for path in sorted(mapped or ()):
                       "loaded": True})
 files.sort(key=lambda f: (-f["bytes"], f["name"]))
 total = sum(f["bytes"] for f in files)
-width = max(len(f["name"]) for f in files) + 2 if files else 10
-fwidth = max([9] + [len(f["folder"]) for f in files])
-print(f"3. The shared libraries ({system}, '{suffix}')")
-print(f"   {'file':<{width}}  {'folder':<{fwidth}}  {'size':>10}  {'share':>6}")
+# One block per folder, the heaviest folder first, so that the names stay readable.
+folders = {}
 for f in files:
-    share = f["bytes"] / total if total else 0.0
-    name = f["name"] + (" *" if f["loaded"] else "")
-    print(f"   {name:<{width}}  {f['folder']:<{fwidth}}  {human(f['bytes']):>10}  {share:>6.1%}")
-print(f"   {'total':<{width}}  {'':<{fwidth}}  {human(total):>10}")
+    folders.setdefault(f["folder"], []).append(f)
+order = sorted(folders, key=lambda k: -sum(f["bytes"] for f in folders[k]))
+width = max(len(f["name"]) for f in files) + 2 if files else 10
+mark = "  (* mapped by `import torch`)" if mapped is not None else ""
+print(f"3. The shared libraries ({system}, '{suffix}'){mark}")
+print(f"     {'file':<{width}}  {'size':>10}  {'share':>6}")
+for folder in order:
+    print(f"   {folder}/")
+    for f in folders[folder]:
+        share = f["bytes"] / total if total else 0.0
+        name = f["name"] + (" *" if f["loaded"] else "")
+        print(f"     {name:<{width}}  {human(f['bytes']):>10}  {share:>6.1%}")
+print(f"     {'total':<{width}}  {human(total):>10}")
 loaded = [f for f in files if f["loaded"]]
 loaded_bytes = sum(f["bytes"] for f in loaded)
 if mapped is not None:
-    print(f"   * mapped by `import torch`: {len(loaded)} of {len(files)} files, {human(loaded_bytes)}")
+    print(f"   mapped by `import torch`: {len(loaded)} of {len(files)} files, {human(loaded_bytes)}")
 print()
 
 largest = files[0] if files else {"name": None, "bytes": 0}
