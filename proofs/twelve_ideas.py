@@ -121,9 +121,9 @@ show("  distinct aten ops (overloads merged)", f"{len(bases):,}")
 show("  namespaces", len(spaces))
 show("Linear(4, 3)(x).sum() reaches", ", ".join(log.ops))
 ideas["op_list"] = {"ops": len(OPS_AT_IMPORT), "aten": len(aten), "aten_distinct": len(bases),
-                    "namespaces": len(spaces), "linear_sum_ops": log.ops}
+                    "namespaces": len(spaces), "linear_sum_ops": log.ops, "linear_sum_count": len(log.ops)}
 
-# 4. PyTorch generates most of its own code from two YAML files.
+# 4. Much of PyTorch is generated, not typed: two YAML files drive the generator.
 heading(4, "Two YAML files drive the code generator")
 spec = importlib.util.find_spec("torchgen")
 counts = {"native_functions": None, "derivatives": None}
@@ -161,9 +161,15 @@ show("(x * 2).requires_grad inside no_grad()", rg_inside)
 show("AutocastCPU off by default", asleep)
 show("AutocastCPU on inside autocast('cpu')", awake)
 show("x @ x dtype inside autocast('cpu')", autocast_dtype)
+# Which ops have their own kernel in the ADInplaceOrView slot: in-place writes and views do.
+slot = {name: torch._C._dispatch_has_kernel_for_dispatch_key(op, "ADInplaceOrView")
+        for name, op in (("add_", "aten::add_.Tensor"), ("transpose", "aten::transpose.int"),
+                         ("add", "aten::add.Tensor"))}
+show("ADInplaceOrView kernel for add_, transpose, add", ", ".join(str(v) for v in slot.values()))
 ideas["switches"] = {"keys": keys, "requires_grad_outside": True, "requires_grad_inside": rg_inside,
                      "grad_enabled_inside": grad_mode_inside, "autocast_asleep": asleep,
-                     "autocast_awake": awake, "autocast_dtype": autocast_dtype}
+                     "autocast_awake": awake, "autocast_dtype": autocast_dtype,
+                     "inplace_view_kernel": slot}
 
 # 6. Every op pays a fixed cost first (timed in dispatch_cost; here, the path it pays for).
 heading(6, "Every op pays the same fixed path")
@@ -226,8 +232,8 @@ if jit_warning:
         quote(jit_warning)
 ideas["python"] = {"randn_type": type(torch.randn).__name__, "jit_warning": jit_warning}
 
-# 9. Forward decides what backward must do.
-heading(9, "Forward decides what backward must do")
+# 9. The backward pass is planned during the forward pass.
+heading(9, "Backward is planned during forward")
 w = torch.randn(3, 4, requires_grad=True)
 plain = torch.randn(2, 3)
 tracked = torch.randn(2, 3, requires_grad=True)
@@ -239,8 +245,8 @@ show("addmm(b, x, w) keeps w, x plain", saved_plain)
 show("addmm(b, x, w) keeps w, x requires grad", saved_tracked)
 ideas["forward_decides"] = {"mat2_saved_plain": saved_plain, "mat2_saved_tracked": saved_tracked}
 
-# 10. Shared bytes plus in-place writes cause the hardest problems.
-heading(10, "Shared bytes plus in-place writes")
+# 10. Aliasing and mutation make the worst bugs together.
+heading(10, "Aliasing plus mutation")
 base = torch.ones(4)
 window = base[:2]
 window.mul_(0)
@@ -258,16 +264,16 @@ if inplace_error:
         quote(inplace_error)
 ideas["shared_bytes"] = {"base_after": base.tolist(), "inplace_error": inplace_error}
 
-# 11. The code keeps its history.
-heading(11, "The code keeps its history")
+# 11. Old names survive in new code.
+heading(11, "Old names survive in new code")
 show("_jit entries still in torch._C", len(jit_names))
 show("torch.compile present", hasattr(torch, "compile"))
 show("Tensor's compiled base class", torch.Tensor.__mro__[1].__qualname__)
 ideas["history"] = {"jit_entries": len(jit_names), "has_compile": hasattr(torch, "compile"),
                     "tensor_base": torch.Tensor.__mro__[1].__qualname__}
 
-# 12. Floating point is a contract.
-heading(12, "Floating point is a contract")
+# 12. Floats promise a rounding rule, not exact arithmetic.
+heading(12, "Floats round by rule")
 big32 = torch.tensor(1e8, dtype=torch.float32)
 big64 = torch.tensor(1e8, dtype=torch.float64)
 r32 = ((big32 + 1) - big32).item()
