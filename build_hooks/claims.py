@@ -13,18 +13,17 @@ A ``claim`` fence sits next to the prose that states a pattern in words::
 strings, booleans, ``None``, list literals, arithmetic, chained comparisons (``in`` too),
 ``and``/``or``/``not``, parentheses and the functions in :data:`FUNCTIONS`. It is parsed
 with :mod:`ast` and walked by a whitelist; nothing the author writes is ever compiled or
-run as Python. :func:`evaluate` and :func:`find_claims` are pure, for other tools.
+run as Python. :func:`evaluate` and :func:`find_claims` are pure, for other tools; the
+fence itself is rendered by :mod:`build_hooks.render.claim`.
 """
 
 from __future__ import annotations
 
 import ast
-import logging
 import math
 import re
 import tokenize
 from dataclasses import dataclass
-from html import escape
 
 import yaml
 
@@ -33,7 +32,6 @@ from .errors import DirectiveError
 
 MAX_LENGTH, MAX_NODES, MAX_DEPTH, MAX_ITEMS = 500, 200, 24, 32
 MAX_EXPONENT, MAX_MAGNITUDE, MAX_STRING = 64, 1e300, 200
-OPTIONS = ("proof", "check", "say", "device")
 FUNCTIONS = {
     "min": (1, None), "max": (1, None), "abs": (1, 1), "len": (1, 1), "sum": (1, 1),
     "all": (1, 1), "any": (1, 1), "round": (1, 2),
@@ -149,7 +147,7 @@ def _resolve(data: dict, path: str):
 
 def _number(value, where: str):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ClaimError(f"{where} needs numbers, got {_show(value)}")
+        raise ClaimError(f"{where} needs numbers, got {show_value(value)}")
     return value
 
 
@@ -184,7 +182,7 @@ def _call(name: str, args: list):
         wanted = str(low) if low == high else f"{low} to {high}" if high else f"{low} or more"
         raise ClaimError(f"{name}() takes {wanted} argument(s), got {len(args)}")
     if name in ("sum", "all", "any") and not isinstance(args[0], list):
-        raise ClaimError(f"{name}() needs a list (a data path to one, or [a, b, ...]), got {_show(args[0])}")
+        raise ClaimError(f"{name}() needs a list (a data path to one, or [a, b, ...]), got {show_value(args[0])}")
     if name == "round" and len(args) == 2 and (not isinstance(args[1], int) or abs(args[1]) > 20):
         raise ClaimError("round(x, n) needs a whole number n between -20 and 20")
     if name in ("abs", "round"):
@@ -193,7 +191,7 @@ def _call(name: str, args: list):
         for item in args[0]:
             _number(item, "sum()")
     if name == "len" and not isinstance(args[0], (str, list, dict)):
-        raise ClaimError(f"len() needs a list or a string, got {_show(args[0])}")
+        raise ClaimError(f"len() needs a list or a string, got {show_value(args[0])}")
     try:
         return _bounded({"min": min, "max": max, "abs": abs, "len": len, "sum": sum, "all": all,
                          "any": any, "round": round}[name](*args), f"{name}()")
@@ -205,13 +203,13 @@ def _compare(symbol: str, left, right) -> bool:
     try:
         if symbol in ("in", "not in"):
             if not isinstance(right, (str, list, dict)):
-                raise TypeError(f"'{symbol}' needs a list or a string on its right, got {_show(right)}")
+                raise TypeError(f"'{symbol}' needs a list or a string on its right, got {show_value(right)}")
             found = left in right
             return found if symbol == "in" else not found
         return {"==": lambda: left == right, "!=": lambda: left != right, "<": lambda: left < right,
                 "<=": lambda: left <= right, ">": lambda: left > right, ">=": lambda: left >= right}[symbol]()
     except TypeError as exc:
-        raise ClaimError(f"cannot compare {_show(left)} {symbol} {_show(right)} ({exc})") from None
+        raise ClaimError(f"cannot compare {show_value(left)} {symbol} {show_value(right)} ({exc})") from None
 
 
 def _eval(node: ast.expr, env: dict):
@@ -263,6 +261,8 @@ def _eval(node: ast.expr, env: dict):
             left = right
         return True
     if kind is ast.Call:
+        if isinstance(node.func, ast.Name) and node.func.id in env:
+            raise ClaimError("a data path is a value, not a function; call min, max, ... on it")
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
             called = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
             raise ClaimError(f"calling {called!r} is not allowed; the functions are {', '.join(FUNCTIONS)}")
@@ -279,7 +279,7 @@ def evaluate(expression: str, data: dict) -> ClaimResult:
     env = {_PLACEHOLDER.format(i): values[path] for i, path in enumerate(paths)}
     result = _eval(tree, env)
     if not isinstance(result, bool):
-        raise ClaimError(f"the check {expression!r} gives {_show(result)}, not True or False; "
+        raise ClaimError(f"the check {expression!r} gives {show_value(result)}, not True or False; "
                          "compare it with something (==, <, >, in)")
     return ClaimResult(result, values)
 
@@ -308,12 +308,12 @@ def find_claims(markdown_text: str) -> list[tuple[int, str, str]]:
     return found
 
 
-# -- the fence ------------------------------------------------------------------------------
-def _show(value, limit: int = 120) -> str:
+# -- showing values -----------------------------------------------------------------------
+def show_value(value, limit: int = 120) -> str:
     if isinstance(value, float):
         text = format(value, ".6g")
     elif isinstance(value, list):
-        shown = [_show(item, 40) for item in value[:8]]
+        shown = [show_value(item, 40) for item in value[:8]]
         text = "[" + ", ".join(shown) + (f", … ({len(value)} items)" if len(value) > 8 else "") + "]"
     else:
         text = repr(value)
@@ -321,49 +321,5 @@ def _show(value, limit: int = 120) -> str:
 
 
 def describe(values: dict) -> str:
-    return ", ".join(f"{path} = {_show(value)}" for path, value in values.items()) or "(no data paths)"
-
-
-def render_fence(options: dict, ctx) -> str:
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown or not options.get("proof") or not options.get("check"):
-        raise ClaimError("a claim takes `proof: <name>`, `check: <expression>` and optionally `say:` "
-                         f"and `device:`{'; unknown: ' + ', '.join(map(str, unknown)) if unknown else ''}")
-    name, check = str(options["proof"]), str(options["check"])
-    device = options.get("device")
-    if device:
-        records = ctx.records(name)
-        if device not in records:
-            raise ClaimError(f"proof {name} has no {device} record; recorded: {', '.join(records)}")
-        item = records[device]
-    else:
-        item = ctx.proof(name)
-    try:
-        result = evaluate(check, item.data)
-    except ClaimError as exc:
-        raise ClaimError(f"claim on proof {name}: {exc}") from None
-    p = item.provenance
-    under = f"torch {p['torch']} ({p['device_class']})"
-    if p.get("stale"):
-        under += ", a stale record"
-    if not result.holds:
-        message = f"claim does not hold: {check} with {describe(result.values)} (proof {name}, {under})"
-        report = ctx.extra.get("report")
-        if report is None:  # plain Python-Markdown, without the ldr state's diagnostics
-            logging.getLogger("build_hooks.claims").warning(message)
-        else:
-            report("warning", message, check, "claim")
-    href = escape(ctx.extra["card_href"](name) if "card_href" in ctx.extra else f"#proof-{name}", quote=True)
-    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
-    values = "".join(f"<li><code>{escape(path)}</code> = {escape(_show(value))}</li>"
-                     for path, value in result.values.items())
-    detail = (f'<p>Check <code>{escape(check)}</code> on the data of <a href="{href}">proof '
-              f'<code>{escape(name)}</code></a>, measured {escape(str(p.get("measured_at", ""))[:10])} on '
-              f'{escape(str(p.get("device", "")))}:</p><ul class="ldr-claim__values">{values}</ul>')
-    if result.holds:
-        return (f'<details class="ldr-claim" data-proof="{escape(name, quote=True)}" data-holds="true">'
-                f'<summary>{say}<span class="ldr-claim__badge">claim checked against '
-                f'{escape(under)}</span></summary>{detail}</details>')
-    return (f'<div class="ldr-claim ldr-claim--broken" data-proof="{escape(name, quote=True)}" '
-            f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds under '
-            f'{escape(under)}{": " if say else ""}{say}</p>{detail}</div>')
+    """``TOLL.large_us = 1780.2, TOLL.small_us = 4.1``: what a claim saw, for messages."""
+    return ", ".join(f"{path} = {show_value(value)}" for path, value in values.items()) or "(no data paths)"

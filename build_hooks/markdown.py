@@ -39,7 +39,7 @@ HANDLERS = {
     "figure": "build_hooks.drawing.figure:render_fence",
     "reading-lines": "build_hooks.metro:render_fence",
     "robot": "build_hooks.robot:render_fence",
-    "claim": "build_hooks.claims:render_fence",
+    "claim": "build_hooks.render.claim:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
 VALUE = re.compile(

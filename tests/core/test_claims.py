@@ -81,6 +81,7 @@ def test_paths_inside_strings_stay_strings():
     ("eval('1')", "calling 'eval' is not allowed"),
     ("exec('1') or compile('1', 'f', 'eval')", "calling 'exec' is not allowed"),
     ("getattr(TOLL, 'x')", "calling 'getattr' is not allowed"),
+    ("TOLL(1) == 1", "a data path is a value, not a function"),
     ("max(SWEEP.*.us, key=abs)", "takes no keyword arguments"),
     ("10**10**10 > 1", "exponent 10000000000: the limit is 64"),
     ("2 ** 64 ** 2 > 1", "the limit is 64"),
