@@ -285,26 +285,32 @@ def evaluate(expression: str, data: dict) -> ClaimResult:
 
 
 def find_claims(markdown_text: str) -> list[tuple[int, str, str]]:
-    """Every ``claim`` fence of a page: (line of the opening fence, proof, check)."""
+    """Every ``claim`` fence of a page: (line of the opening fence, proof, check).
+
+    A fence inside another fence (an example in a code block) is not a claim. A claim whose
+    body is not valid YAML is listed with an empty proof and check.
+    """
     found = []
     lines = markdown_text.splitlines()
     number = 0
     while number < len(lines):
-        match = re.match(r"^\s*(`{3,}|~{3,})\s*claim\s*$", lines[number])
+        match = re.match(r"^\s*(`{3,}|~{3,})\s*([\w-]*)", lines[number])
         number += 1
         if not match:
             continue
         start, body = number, []
-        while number < len(lines) and not lines[number].strip().startswith(match.group(1)):
+        while number < len(lines) and not re.fullmatch(rf"\s*{match.group(1)}[`~]*\s*", lines[number]):
             body.append(lines[number])
             number += 1
         number += 1
+        if match.group(2) != "claim":
+            continue
         try:
             options = yaml.safe_load("\n".join(line.strip() for line in body)) or {}
         except yaml.YAMLError:
             options = {}
-        if isinstance(options, dict):
-            found.append((start, str(options.get("proof", "")), str(options.get("check", ""))))
+        options = options if isinstance(options, dict) else {}
+        found.append((start, str(options.get("proof", "")), str(options.get("check", ""))))
     return found
 
 

@@ -61,36 +61,44 @@ def _release(pin: str) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ...] = ()) -> list[tuple[int, str]]:
-    """(line, problem and fix) for every hand-typed torch version or tag link in a page.
-
-    ``directives`` names the fences whose bodies are prose (captions, claims); any other
-    fenced block is code and left alone.
-    """
-    release = _release(pin) if pin else None
-    problems: list[tuple[int, str]] = []
-    fence: tuple[str, bool] | None = None  # (closing marker, checked?)
+def _prose_lines(lines: list[str], directives: tuple[str, ...]):
+    """(number, line) for every line outside fenced code; directive bodies count as prose."""
+    fence: tuple[str, bool] | None = None  # (closing marker, is it prose?)
     for number, line in enumerate(lines, 1):
         opening = _FENCE.match(line)
         if fence is not None:
             if opening and opening.group(1).startswith(fence[0]) and not opening.group(2):
                 fence = None
-                continue
-            if not fence[1]:
-                continue
+            elif fence[1]:
+                yield number, line
         elif opening:
             fence = (opening.group(1), opening.group(2) in directives)
-            continue
+        else:
+            yield number, line
+
+
+def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ...] = ()) -> list[tuple[int, str]]:
+    """(line, problem and fix) for every hand-typed torch version or tag link in a page.
+
+    ``directives`` names the fences whose bodies are prose (captions, claims); any other
+    fenced block is code and left alone. A mention wrapped onto the next line is found too.
+    """
+    release = _release(pin) if pin else None
+    problems: list[tuple[int, str]] = []
+    prose = [(number, line, _URL.sub(lambda m: " " * len(m.group(0)), line))
+             for number, line in _prose_lines(lines, directives)]
+    for index, (number, line, text) in enumerate(prose):
         for match in _URL.finditer(line):
             path = (match.group(1) or "/").lstrip("/")
             problems.append((number, f"{match.group(0)} is a link typed by hand to a tag of the PyTorch "
                                      f"repository; write {SCHEME}{path or '<path>'} (end it with / for a "
                                      "folder), which follows the pin"))
-        text = _URL.sub(lambda m: " " * len(m.group(0)), line)
         if release is None:
             continue
-        for match in _MENTION.finditer(text):
-            if (int(match.group(3)), int(match.group(4))) >= release:
+        following = prose[index + 1] if index + 1 < len(prose) else None
+        joined = text + (" " + following[2].lstrip() if following and following[0] == number + 1 else "")
+        for match in _MENTION.finditer(joined):
+            if match.start() < len(text) and (int(match.group(3)), int(match.group(4))) >= release:
                 name, joint = match.group(1), match.group(2)
                 problems.append((number, f"{match.group(0)!r} is a torch version typed by hand; write "
                                          f"{name}{joint}{{{{ torch.version }}}}, which follows the pin"))

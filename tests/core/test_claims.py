@@ -128,6 +128,8 @@ def test_find_claims_scans_without_rendering():
     text = ("# Page\n\n```claim\nproof: toll\ncheck: TOLL.small_us < 5\n```\n\n- item\n\n"
             "    ~~~~claim\n    say: It is quick.\n    proof: toll\n    check: \"TOLL.op == 'add'\"\n    ~~~~\n")
     assert find_claims(text) == [(3, "toll", "TOLL.small_us < 5"), (10, "toll", "TOLL.op == 'add'")]
+    example = "````markdown\n```claim\nproof: toll\ncheck: TOLL.small_us < 5\n```\n````\n\n```claim\nsay: a: b\n```\n"
+    assert find_claims(example) == [(8, "", "")]
 
 
 # -- on a page ---------------------------------------------------------------------------

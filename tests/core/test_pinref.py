@@ -87,9 +87,11 @@ def test_directive_fence_bodies_are_prose(md):
 
 
 def test_find_hand_typed_reports_every_line(pin):
-    lines = ["torch 2.13.0 and v2.13.0", "```", "torch 2.13.0", "```", "PyTorch 2.13 again"]
+    lines = ["torch 2.13.0 and v2.13.0", "```", "torch 2.13.0", "```", "PyTorch 2.13 again, as is PyTorch",
+             "2.14.1 wrapped onto the next line", "", "torch", "", "2.13 in another paragraph"]
     found = find_hand_typed(lines, pin)
-    assert [number for number, _ in found] == [1, 1, 5]
+    assert [number for number, _ in found] == [1, 1, 5, 5]
+    assert "'PyTorch 2.14.1' is a torch version typed by hand; write PyTorch {{ torch.version }}" in found[3][1]
 
 
 def test_source_url_is_pure():
