@@ -6,11 +6,11 @@
 * ``[text](pytorch:aten/src/ATen/native/native_functions.yaml)`` links to that file of
   github.com/pytorch/pytorch at the pin's tag (``blob/``); a path ending in ``/`` is a folder
   (``tree/``); ``#L10-L20`` is kept.
-* A torch version typed by hand is an error (``torch 2.13.0``, ``torch==2.13``, ``PyTorch
-  2.13``, the tag ``v2.13.0``), as is a hand-typed link to a tag of the PyTorch repository.
-  Fenced code blocks (``python``, ``text``...) are left alone; prose, code spans and the
-  bodies of the series' directives are checked. Releases older than the pin are history
-  ("the compiler arrived with PyTorch 2.0") and pass.
+* A hand-typed link to a tag of the PyTorch repository is an error anywhere on a page. So is
+  a torch version typed by hand in prose (``torch 2.13.0``, ``torch==2.13``, ``PyTorch
+  2.13``, the tag ``v2.13.0``): prose, code spans and the bodies of the series' directives
+  are checked, fenced code blocks (``python``, ``text``...) are left alone. Releases older
+  than the pin are history ("the compiler arrived with PyTorch 2.0") and pass.
 """
 
 from __future__ import annotations
@@ -80,21 +80,23 @@ def _prose_lines(lines: list[str], directives: tuple[str, ...]):
 def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ...] = ()) -> list[tuple[int, str]]:
     """(line, problem and fix) for every hand-typed torch version or tag link in a page.
 
-    ``directives`` names the fences whose bodies are prose (captions, claims); any other
-    fenced block is code and left alone. A mention wrapped onto the next line is found too.
+    A link to a tag of the PyTorch repository is found anywhere. Versions are looked for in
+    prose: ``directives`` names the fences whose bodies are prose (captions, claims); any
+    other fenced block is code and left alone. A mention wrapped onto the next line is found.
     """
     release = _release(pin) if pin else None
     problems: list[tuple[int, str]] = []
-    prose = [(number, line, _URL.sub(lambda m: " " * len(m.group(0)), line))
-             for number, line in _prose_lines(lines, directives)]
-    for index, (number, line, text) in enumerate(prose):
+    for number, line in enumerate(lines, 1):  # code blocks too: {{ torch.tag }} works there
         for match in _URL.finditer(line):
             path = (match.group(1) or "/").lstrip("/")
             problems.append((number, f"{match.group(0)} is a link typed by hand to a tag of the PyTorch "
                                      f"repository; write {SCHEME}{path or '<path>'} (end it with / for a "
-                                     "folder), which follows the pin"))
-        if release is None:
-            continue
+                                     "folder), or {{ torch.tag }} in code, which follow the pin"))
+    if release is None:
+        return problems
+    prose = [(number, line, _URL.sub(lambda m: " " * len(m.group(0)), line))
+             for number, line in _prose_lines(lines, directives)]
+    for index, (number, line, text) in enumerate(prose):
         following = prose[index + 1] if index + 1 < len(prose) else None
         joined = text + (" " + following[2].lstrip() if following and following[0] == number + 1 else "")
         for match in _MENTION.finditer(joined):

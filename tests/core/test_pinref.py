@@ -76,9 +76,15 @@ def test_hand_typed_versions_fail_with_page_line_and_fix(md, typed, fix):
 def test_history_other_software_and_code_blocks_pass(md):
     html = md("The compiler arrived with PyTorch 2.0; Python 3.11 and CUDA 12.4 are fine, as is\n"
               "`torch.randn(64, 128)` and NCCL v2.21.5.\n\n"
-              "```text\ntorch 2.13.0+cpu\nhttps://github.com/pytorch/pytorch/blob/v2.13.0/setup.py\n```\n\n"
+              "```text\ntorch 2.13.0+cpu\nhttps://github.com/pytorch/pytorch/blob/{{ torch.tag }}/setup.py\n```\n\n"
               "~~~python\nassert torch.__version__ == '2.13.0'  # torch==2.13.0\n~~~\n")
     assert "PyTorch 2.0" in html and "torch 2.13.0+cpu" in html
+
+
+def test_a_tag_link_in_a_code_block_is_an_error_too(md):
+    message = errors(md, "Text.\n\n```sh\ncurl -O https://github.com/pytorch/pytorch/blob/v2.13.0/setup.py\n```\n")
+    assert message.startswith("docs/chapter.md:4: https://github.com/pytorch/pytorch/blob/v2.13.0/setup.py is a link")
+    assert "write pytorch:setup.py (end it with / for a folder), or {{ torch.tag }} in code" in message
 
 
 def test_directive_fence_bodies_are_prose(md):
