@@ -28,7 +28,6 @@ REPOSITORY = "https://github.com/pytorch/pytorch"
 SCHEME = "pytorch:"
 VALUE = re.compile(r"\{\{\s*torch\.([a-z_]+)\s*\}\}")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w-]*)")
-_SPAN = re.compile(r"(`+)(.+?)\1")
 _MENTION = re.compile(
     r"(?<![\w.])((?:py|lib)?torch)(\s*(?:==|>=|<=|~=|!=|=|@|>|<)\s*|\s+v?|-v?)(\d+)\.(\d+)((?:\.\d+)?(?:\+\w+)?)",
     re.I)
