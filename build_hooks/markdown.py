@@ -24,6 +24,7 @@ from markdown.preprocessors import Preprocessor
 
 from .context import Context, ProofData
 from .datalines import key_paths, lookup
+from . import pinref
 from .defer import defer
 from .errors import DirectiveError, LdrError
 from .library import Diagnostic, Library
@@ -38,6 +39,7 @@ HANDLERS = {
     "figure": "build_hooks.drawing.figure:render_fence",
     "reading-lines": "build_hooks.metro:render_fence",
     "robot": "build_hooks.robot:render_fence",
+    "claim": "build_hooks.render.claim:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
 VALUE = re.compile(
@@ -109,7 +111,12 @@ class LdrState:
 
     def context(self) -> Context:
         return Context(root=self.root, page=self.page, base_url=self.base_url(),
-                       lookup=self.records, extra={"card_href": self.card_href})
+                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report})
+
+    def report(self, level: str, message: str, needle: str, fence: str | None = None) -> None:
+        """A handler's warning (a claim that does not hold), located at its fence's line."""
+        self.diagnostics.append(Diagnostic(level, f"{self.where(self.find_line(needle, fence))}: {message}",
+                                           page=self.page))
 
     # -- errors --------------------------------------------------------------
     def where(self, line: int | None) -> str:
@@ -299,6 +306,7 @@ class LdrExtension(Extension):
         md.ldr_state = self.state
         md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)
         md.inlinePatterns.register(_ValuePattern(self.state, md), "ldr_value", 175)
+        pinref.register(md, self.state, FENCES)  # {{ torch.version }}, pytorch: links, no hand-typed pins
 
 
 def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's entry point name

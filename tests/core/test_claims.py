@@ -1,0 +1,204 @@
+"""Claims: the check language, its refusals, the fence on a page, and a strict build."""
+
+import pytest
+from pymdownx.superfences import SuperFencesException
+
+from build_hooks.claims import ClaimError, ClaimResult, evaluate, find_claims
+from build_hooks.errors import DirectiveError
+
+DATA = {
+    "TOLL": {"small_us": 4.1, "large_us": 1780.2, "op": "add", "fused": True, "none": None},
+    "SWEEP": [{"numel": 1, "us": 4.1}, {"numel": 4, "us": 4.0}, {"numel": 16, "us": 9.5}],
+    "SIZES": {"libtorch_cpu": {"bytes": 434184800}, "stub": {"bytes": 8737}},
+    "CHAIN": ["MulBackward0", "AddBackward0", "CopySlices"],
+    "STEPS": 30,
+    "FLAGS": [True, True, False],
+    "WEIRD": "__class__",
+}
+
+
+def holds(expression):
+    return evaluate(expression, DATA).holds
+
+
+def refused(expression):
+    with pytest.raises(ClaimError) as info:
+        evaluate(expression, DATA)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("expression, expected", [
+    ("TOLL.large_us > 100 * TOLL.small_us", True),
+    ("TOLL.large_us > 1000 * TOLL.small_us", False),
+    ("SWEEP.0.us < SWEEP.-1.us", True),
+    ("SIZES.libtorch_cpu.bytes > 10000 * SIZES.stub.bytes", True),
+    ("STEPS == 30", True),
+    ("1 < 2 < 3 <= 3", True),
+    ("1 < 3 < 2", False),
+    ("SWEEP.0.numel < SWEEP.1.numel < SWEEP.2.numel", True),
+    ("(STEPS + 2) * 2 - 4 == 60 and STEPS / 4 == 7.5 and STEPS // 4 == 7 and STEPS % 7 == 2", True),
+    ("2 ** 10 == 1024 and -STEPS == -30 and +STEPS == 30", True),
+    ("not TOLL.fused or TOLL.op == 'add'", True),
+    ("TOLL.fused and not TOLL.fused", False),
+    ("TOLL.op != \"mul\" and TOLL.none == None and TOLL.fused == True", True),
+    ("'Mul' in CHAIN.0 and 'CopySlices' in CHAIN and 'Sub' not in CHAIN.1", True),
+    ("CHAIN == ['MulBackward0', 'AddBackward0', 'CopySlices']", True),
+    ("CHAIN.0 == 'MulBackward0' and CHAIN.-1 == 'CopySlices'", True),
+    ("max(SWEEP.*.us) == SWEEP.2.us and min(SWEEP.*.us) == 4.0", True),
+    ("max(1, STEPS, 3) == 30 and min([5, 2]) == 2", True),
+    ("sum(SWEEP.*.numel) == 21 and len(SWEEP) == 3 and len(TOLL.op) == 3", True),
+    ("all(FLAGS)", False),
+    ("any(FLAGS) and all([True, 1 < 2])", True),
+    ("abs(-3) == 3 and round(TOLL.large_us) == 1780 and round(2.345, 1) == 2.3", True),
+    ("WEIRD == '__class__'", True),
+    ("(((STEPS)))  >  1e1", True),
+])
+def test_each_construct(expression, expected):
+    assert holds(expression) is expected
+
+
+def test_values_are_the_paths_as_written():
+    result = evaluate("TOLL.large_us > 100 * TOLL.small_us and max(SWEEP.*.us) > 0", DATA)
+    assert result == ClaimResult(True, {"TOLL.large_us": 1780.2, "TOLL.small_us": 4.1,
+                                        "SWEEP.*.us": [4.1, 4.0, 9.5]})
+
+
+def test_paths_inside_strings_stay_strings():
+    assert evaluate("'TOLL.op' != TOLL.op", DATA).values == {"TOLL.op": "add"}
+
+
+@pytest.mark.parametrize("expression, says", [
+    ("__import__('os')", "names starting with '_' are not allowed"),
+    ("().__class__", "names starting with '_' are not allowed"),
+    ("().mro", "not allowed in a claim: attribute access"),
+    ("TOLL.__class__", "a data path part cannot start with '__'"),
+    ("toll.small_us > 1", "not allowed in a claim: attribute access"),
+    ("[x for x in SWEEP]", "not allowed in a claim: comprehensions"),
+    ("any(x for x in FLAGS)", "not allowed in a claim: comprehensions"),
+    ("lambda: 1", "not allowed in a claim: lambdas"),
+    ("(lambda: 1)() == 1", "calling 'lambda: 1' is not allowed"),
+    ("open('f')", "calling 'open' is not allowed"),
+    ("eval('1')", "calling 'eval' is not allowed"),
+    ("exec('1') or compile('1', 'f', 'eval')", "calling 'exec' is not allowed"),
+    ("getattr(TOLL, 'x')", "calling 'getattr' is not allowed"),
+    ("TOLL(1) == 1", "a data path is a value, not a function"),
+    ("max(SWEEP.*.us, key=abs)", "takes no keyword arguments"),
+    ("10**10**10 > 1", "exponent 10000000000: the limit is 64"),
+    ("2 ** 64 ** 2 > 1", "the limit is 64"),
+    ("99999 ** 64 > 1", "beyond 1e+300"),
+    ("1e300 * 1e10 > 1", "gives inf, which is not a finite real number"),
+    ("10 ** 60 * 10 ** 60 * 10 ** 60 * 10 ** 60 * 10 ** 60 * 10 ** 60 > 1", "beyond 1e+300"),
+    ("1e999 > 1", "not a finite real number"),
+    ("9" * 400 + " > 1", "beyond 1e+300"),
+    ("(-8) ** 0.5 > 0", "not a finite real number"),
+    ("-(" * 40 + "1" + ")" * 40 + " < 0", "too complex"),
+    ("1+" * 150 + "1 > 0", "too complex"),
+    ("min(" + "1," * 200 + "1) == 1", "too complex"),
+    ("[" + "1," * 40 + "] == []", "a list literal is limited to 32 items"),
+    ("1 + " * 200 + "1 > 0", "characters long; the limit is 500"),
+    ("'a' * 1000000000 == 'a'", "'*' needs numbers"),
+    ("SWEEP[0] == 1", "not allowed in a claim: subscripts"),
+    ("max(*SWEEP) > 0", "not allowed in a claim: starred"),
+    ("f'{STEPS}' == '30'", "not allowed in a claim: f-strings"),
+    ("(x := 1) == 1", "not allowed in a claim: the walrus"),
+    ("1 if STEPS else 2", "not allowed in a claim: conditional"),
+    ("{'a': 1} == {}", "not allowed in a claim: dict literals"),
+    ("b'x' == b'x'", "bytes literals are not allowed"),
+    ("1j == 1j", "complex literals are not allowed"),
+    ("STEPS is 30", "'is' is not allowed"),
+    ("~STEPS == 1", "'~' operator is not allowed"),
+    ("STEPS << 2 == 1", "operator LShift is not allowed"),
+    ("STEPS / 0 > 1", "division by zero"),
+    ("TOLL.op < 3", "cannot compare 'add' < 3"),
+    ("STEPS", "gives 30, not True or False"),
+    ("STEPS >", "is not a valid expression"),
+    ("TOLL.smal_us > 1", "unknown data path 'TOLL.smal_us' (no 'TOLL.smal_us'); known keys: TOLL.small_us"),
+    ("NOPE.x > 1", "unknown data path 'NOPE.x' (no 'NOPE')"),
+    ("SWEEP.9.us > 1", "no 'SWEEP.9'"),
+    ("sum(TOLL) > 1", "sum() needs a list"),
+    ("len() == 0", "len() takes 1 argument(s), got 0"),
+    ("min([]) == 0", "min(): "),
+    ("", "a claim needs `check: <expression>`"),
+])
+def test_refusals_are_clear(expression, says):
+    assert says in refused(expression)
+
+
+def test_find_claims_scans_without_rendering():
+    text = ("# Page\n\n```claim\nproof: toll\ncheck: TOLL.small_us < 5\n```\n\n- item\n\n"
+            "    ~~~~claim\n    say: It is quick.\n    proof: toll\n    check: \"TOLL.op == 'add'\"\n    ~~~~\n")
+    assert find_claims(text) == [(3, "toll", "TOLL.small_us < 5"), (10, "toll", "TOLL.op == 'add'")]
+    example = "````markdown\n```claim\nproof: toll\ncheck: TOLL.small_us < 5\n```\n````\n\n```claim\nsay: a: b\n```\n"
+    assert find_claims(example) == [(8, "", "")]
+
+
+# -- on a page ---------------------------------------------------------------------------
+TOLL = """
+    import json
+    print("one add takes a while")
+    print("TOLL=" + json.dumps({"small_us": 4.1, "large_us": 1780.2, "name": "<b>bold</b>"}))
+"""
+
+
+@pytest.fixture
+def toll(project):
+    project.proof("toll", TOLL)
+    return project
+
+
+def test_a_claim_that_holds_shows_a_badge(toll, md):
+    html = md("# T\n\n```claim\nproof: toll\ncheck: TOLL.large_us > 100 * TOLL.small_us\n"
+              "say: A big add costs over a hundred small ones.\n```\n")
+    assert ('<details class="ldr-claim" data-proof="toll" data-holds="true"><summary>'
+                           '<span class="ldr-claim__say">A big add costs over a hundred small ones.</span> '
+                           '<span class="ldr-claim__badge">claim checked against torch 2.13.0 (cpu)</span>'
+                           "</summary><p>Check <code>TOLL.large_us &gt; 100 * TOLL.small_us</code> on the data "
+                           'of <a href="#proof-toll">proof <code>toll</code></a>') in html
+    assert "<li><code>TOLL.large_us</code> = 1780.2</li><li><code>TOLL.small_us</code> = 4.1</li>" in html
+    assert md.state.diagnostics == []
+
+
+def test_a_false_claim_warns_with_page_line_and_values(toll, md):
+    html = md("# T\n\nText.\n\n```claim\nproof: toll\ncheck: TOLL.large_us < 100 * TOLL.small_us\n```\n")
+    assert '<div class="ldr-claim ldr-claim--broken" data-proof="toll" data-holds="false" role="note">' in html
+    assert "This claim no longer holds under torch 2.13.0 (cpu)" in html
+    [warning] = md.state.diagnostics
+    assert warning.level == "warning"
+    assert warning.message == ("docs/index.md:5: claim does not hold: TOLL.large_us < 100 * TOLL.small_us with "
+                               "TOLL.large_us = 1780.2, TOLL.small_us = 4.1 (proof toll, torch 2.13.0 (cpu))")
+
+
+def test_data_from_the_proof_is_escaped(toll, md):
+    html = md("```claim\nproof: toll\ncheck: TOLL.name == '<i>'\nsay: <script>x</script>\n```\n")
+    assert "<b>" not in html and "<script>" not in html and "<i>" not in html
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html and "&lt;script&gt;x&lt;/script&gt;" in html
+
+
+@pytest.mark.parametrize("body, says", [
+    ("proof: toll\ncheck: TOLL.smal_us > 1", "docs/chapter.md:3: claim on proof toll: unknown data path "
+                                             "'TOLL.smal_us' (no 'TOLL.smal_us'); known keys: TOLL.small_us"),
+    ("proof: toll\ncheck: __import__('os')", "docs/chapter.md:3: claim on proof toll: names starting with '_'"),
+    ("proof: nope\ncheck: A.b > 1", "docs/chapter.md:3: unknown proof 'nope'"),
+    ("proof: toll", "docs/chapter.md:3: a claim takes `proof: <name>`, `check: <expression>`"),
+    ("proof: toll\ncheck: TOLL.small_us > 1\nwhy: x", "unknown: why"),
+])
+def test_bad_claims_are_errors_naming_page_and_line(toll, md, body, says):
+    with pytest.raises((DirectiveError, SuperFencesException)) as info:
+        md(f"# T\n\n```claim\n{body}\n```\n", page="chapter.md")
+    assert str(info.value).startswith(says) or says in str(info.value), str(info.value)
+
+
+def test_a_strict_build_fails_on_a_false_claim(toll):
+    page = ("# Home\n\nThe big add is slow.\n\n```claim\nproof: toll\ncheck: TOLL.large_us > 100 * TOLL.small_us\n"
+            "```\n\n```proof\ntoll\n```\n")
+    toll.page("index.md", page)
+    assert toll.build().returncode == 0
+    assert 'data-holds="true"' in toll.html()
+    toll.page("index.md", page.replace("> 100 *", "> 1000 *"))
+    strict = toll.build()
+    assert strict.returncode == 1
+    assert ("docs/index.md:5: claim does not hold: TOLL.large_us > 1000 * TOLL.small_us with "
+            "TOLL.large_us = 1780.2, TOLL.small_us = 4.1") in strict.stderr
+    relaxed = toll.build(strict=False)  # the record is fresh; the claim is still checked and warned
+    assert relaxed.returncode == 0 and "claim does not hold" in relaxed.stderr
+    assert 'data-holds="false"' in toll.html()
