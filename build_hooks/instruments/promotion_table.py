@@ -85,9 +85,13 @@ def scalar_rule(case: dict, info: dict, default: str) -> str:
 
 def check(data: dict, proof: str) -> tuple[dict, list[dict]]:
     promo = need(data, "PROMOTION", dict, proof)
+    for key, kind in (("dtypes", list), ("table", list), ("info", dict)):
+        if not isinstance(promo.get(key), kind):
+            raise DirectiveError(f"proof {proof!r}: PROMOTION.{key} should be {kind.__name__}, "
+                                 f"got {type(promo.get(key)).__name__}")
     dtypes = need_rows(promo, "dtypes", proof, "PROMOTION.dtypes")
     table = need_rows(promo, "table", proof, "PROMOTION.table")
-    info = need(promo, "info", dict, proof)
+    info = promo["info"]
     if not isinstance(promo.get("default_float"), str):
         raise DirectiveError(f"proof {proof!r}: PROMOTION.default_float should name a dtype")
     if not all(isinstance(d, str) for d in dtypes):
