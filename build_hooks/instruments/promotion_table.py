@@ -146,9 +146,11 @@ def render_scalars(scalars: list[dict], info: dict, default: str) -> str:
         f'{esc(s["result"])}</span> <span class="ldr-promo__value">first value {esc(str(s.get("first", "?")))}</span>'
         f'<br><span class="ldr-promo__why">{esc(scalar_rule(s, info, default))}</span></li>'
         for s in scalars)
-    names = sorted({s["tensor"] for s in scalars})
-    return ('<p class="ldr-strides__label">One side a Python number or a 0-dim tensor '
-            f'(the left side is a 1-d tensor of {esc(", ".join(names))})</p>'
+    # the left operand's name as the expressions spell it (h, i32, ...) and its dtype
+    names = sorted({(s["expr"].split(" ")[0], s["tensor"]) for s in scalars})
+    named = ", ".join(f"<code>{esc(v)}</code> {esc(t)}" for v, t in names)
+    return ('<p class="ldr-strides__label">One side a Python number or a 0-dim tensor; '
+            f'the left side is a 1-d tensor: {named}</p>'
             f'<ul class="ldr-promo__cases">{items}</ul>')
 
 

@@ -221,6 +221,7 @@ def test_screenshots_of_part_1_instruments(project_site, open_page):
                 toggle_scheme(page, "slate")
             page.select_option(f"{STRIDES} select", "6")
             page.click(f"{PROMO} .ldr-promo__cell[data-r='4'][data-c='6']")
+            page.mouse.move(0, h - 1)  # so that scrolling does not slide another cell under the pointer
             for kind, root in (("stride-explorer", STRIDES), ("promotion-table", PROMO)):
                 page.locator(root).evaluate("e => { e.scrollIntoView({block: 'start'}); window.scrollBy(0, -70); }")
                 page.wait_for_timeout(150)
