@@ -1,4 +1,4 @@
-"""The four instruments. ``render_fence`` is the handler for the ```instrument fence.
+"""The instruments. ``render_fence`` is the handler for the ```instrument fence.
 
 The fence body is an instrument name (``toll-meter``) or a mapping
 ``{name: toll-meter, proof: dispatch_cost}``; each instrument reads its numbers from a proof

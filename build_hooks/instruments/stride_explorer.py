@@ -14,7 +14,7 @@ import math
 
 from ..context import Context
 from ..errors import DirectiveError
-from ._common import attr, esc, instrument_root, need, need_rows, primary
+from ._common import esc, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "view_ops"
 
