@@ -105,5 +105,6 @@ print()
 seen = set(names) | {r for row in table for r in row} | {s["result"] for s in scalars}
 infos = {n: info(getattr(torch, n)) for n in sorted(seen)}
 print("PROMOTION=" + json.dumps({"dtypes": names, "info": infos, "table": table,
-                                "default_float": name(torch.get_default_dtype())}))
+                                "default_float": name(torch.get_default_dtype()),
+                                "default_int": name(torch.tensor(1).dtype)}))
 print("SCALARS=" + json.dumps(scalars))

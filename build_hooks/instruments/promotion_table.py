@@ -58,8 +58,11 @@ def pair_rule(a: str, b: str, r: str, info: dict) -> str:
     return head + f"{BOTH[cat]}, but neither holds the other ({why}); {r} is the smallest type that holds both"
 
 
-def scalar_rule(case: dict, info: dict, default: str) -> str:
-    """Why a dimensioned tensor plus a Python number or a 0-dim tensor gives what it gives."""
+def scalar_rule(case: dict, info: dict, defaults: dict) -> str:
+    """Why a dimensioned tensor plus a Python number or a 0-dim tensor gives what it gives.
+
+    ``defaults`` maps a category to torch's default dtype for it (floating, and integer if known).
+    """
     other, t, r = case["other"], case["tensor"], case["result"]
     if other["kind"] == "tensor":
         return pair_rule(t, other["dtype"], r, info).split(": ", 1)[1]
@@ -73,9 +76,9 @@ def scalar_rule(case: dict, info: dict, default: str) -> str:
     if RANK[oc] > RANK[tc]:
         if other["kind"] == "zero-dim" and r == other.get("dtype"):
             return f"{what} outranks {tensor}: a higher category brings its own dtype, {r}"
-        if r == default:
-            return f"{what} outranks {tensor}: the result takes the default floating dtype, {r}"
-        if oc == "complex" and info[r]["bits"] == 2 * info[default]["bits"] and tc != "floating":
+        if r == defaults.get(oc):
+            return f"{what} outranks {tensor}: the result takes the default {oc} dtype, {r}"
+        if oc == "complex" and info[r]["bits"] == 2 * info[defaults["floating"]]["bits"] and tc != "floating":
             return f"{what} outranks {tensor}: the result takes the default complex dtype, {r}"
         if oc == "complex" and info[r]["bits"] == 2 * info[t]["bits"]:
             return f"{what} outranks {tensor}: the result is complex at {t}'s precision, {r}"
@@ -139,12 +142,19 @@ def render_legend(promo: dict) -> str:
             'the number is bits per element.</p>')
 
 
-def render_scalars(scalars: list[dict], info: dict, default: str) -> str:
+def defaults_of(promo: dict) -> dict:
+    found = {"floating": promo["default_float"]}
+    if isinstance(promo.get("default_int"), str):
+        found["integer"] = promo["default_int"]
+    return found
+
+
+def render_scalars(scalars: list[dict], info: dict, defaults: dict) -> str:
     """One item per case: the expression, the dtype it gives, its first value and why."""
     items = "".join(
         f'<li><code>{esc(s["expr"])}</code> → <span class="ldr-chip ldr-cat--{info[s["result"]]["category"]}">'
         f'{esc(s["result"])}</span> <span class="ldr-promo__value">first value {esc(str(s.get("first", "?")))}</span>'
-        f'<br><span class="ldr-promo__why">{esc(scalar_rule(s, info, default))}</span></li>'
+        f'<br><span class="ldr-promo__why">{esc(scalar_rule(s, info, defaults))}</span></li>'
         for s in scalars)
     # the left operand's name as the expressions spell it (h, i32, ...) and its dtype
     names = sorted({(s["expr"].split(" ")[0], s["tensor"]) for s in scalars})
@@ -169,5 +179,5 @@ def render(options: dict, ctx: Context) -> str:
                 '<p class="ldr-promo__rule"><output data-key="rule"></output></p></div></div>')
     hint = '<p class="ldr-scroll-hint">The table scrolls sideways.</p>'
     body = (lead + render_legend(promo) + hint + render_matrix(promo) + controls
-            + render_scalars(scalars, promo["info"], promo["default_float"]))
+            + render_scalars(scalars, promo["info"], defaults_of(promo)))
     return instrument_root("promotion-table", record, body, title="Promotion table: the dtype a + b gives", ctx=ctx)

@@ -93,6 +93,11 @@ def test_pointing_and_keys_light_one_storage_cell(part1):
     part1.hover(f"{STRIDES} .ldr-viewgrid .ldr-cell[data-k='4']")
     assert hot(part1) == [cells[4]]
     assert readout(part1, STRIDES)["element"][1] == f"[1, 1] reads cell {cells[4]}"
+    # pointing at a storage cell lights every element that reads it
+    part1.hover(f"{STRIDES} .ldr-storage .ldr-cell[data-cell='{cells[4]}']")
+    readers = part1.eval_on_selector_all(f"{STRIDES} .ldr-viewgrid .ldr-cell--hot", "els => els.map(e => +e.dataset.k)")
+    assert readers == [k for k, c in enumerate(cells) if c == cells[4]]
+    assert readout(part1, STRIDES)["element"][1] == f"cell {cells[4]} is read by 1 element"
     part1.focus(f"{STRIDES} .ldr-viewgrid .ldr-cell[data-k='0']")
     part1.keyboard.press("ArrowRight")
     assert hot(part1) == [cells[1]]
@@ -100,6 +105,12 @@ def test_pointing_and_keys_light_one_storage_cell(part1):
     assert hot(part1) == [cells[1 + cols]]
     part1.keyboard.press("End")
     assert hot(part1) == [cells[-1]]
+    e = next(k for k, v in enumerate(views) if "expand" in v["op"])
+    part1.select_option(f"{STRIDES} select", str(e))
+    part1.hover(f"{STRIDES} .ldr-storage .ldr-cell[data-cell='2']")
+    readers = part1.eval_on_selector_all(f"{STRIDES} .ldr-viewgrid .ldr-cell--hot", "els => els.map(e => +e.dataset.k)")
+    assert readers == [k for k, c in enumerate(cells_of(views[e])) if c == 2] and len(readers) == 3
+    part1.select_option(f"{STRIDES} select", str(i))
     # the operation picker is a native select: the keyboard changes it too
     part1.focus(f"{STRIDES} select")
     part1.keyboard.press("ArrowDown")

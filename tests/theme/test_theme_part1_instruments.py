@@ -14,7 +14,7 @@ import pytest
 from build_hooks.context import ProofData
 from build_hooks.errors import DirectiveError
 from build_hooks.instruments import DEFAULT_PROOFS, render_fence
-from build_hooks.instruments.promotion_table import pair_rule, scalar_rule, short
+from build_hooks.instruments.promotion_table import defaults_of, pair_rule, scalar_rule, short
 
 from theme_support import load, make_ctx
 
@@ -173,13 +173,16 @@ def test_pair_rules_are_worded_from_the_data(a, b, words):
 
 def test_scalar_rules_follow_the_category_rule():
     data = load("type_promotion").data
-    info, default = data["PROMOTION"]["info"], data["PROMOTION"]["default_float"]
-    why = {s["expr"]: scalar_rule(s, info, default) for s in data["SCALARS"]}
+    info, defaults = data["PROMOTION"]["info"], defaults_of(data["PROMOTION"])
+    why = {s["expr"]: scalar_rule(s, info, defaults) for s in data["SCALARS"]}
     assert why["h + 1e5"].endswith("does not promote a dimensioned tensor, float16 stays")
     assert why["h + torch.tensor(1e5)"].startswith("a 0-dim float32 tensor is of the same category")
     assert why["i32 + 2.5"].endswith("the default floating dtype, float32")
     assert why["i32 + torch.tensor(2.5, dtype=torch.float64)"].endswith("brings its own dtype, float64")
     assert "float32 holds every float16 value" in why["h + torch.tensor([1e5, 1e5])"]
+    assert why["b + 1"].endswith("the default integer dtype, int64")
+    assert why["i32 + 1j"].endswith("the default complex dtype, complex64")
+    assert why["h + 1j"].endswith("complex at float16's precision, complex32")
 
 
 @pytest.mark.parametrize("mutate,needle", [

@@ -45,6 +45,16 @@
         (view.shares_storage ? " reads cell " : " holds a copy of cell ") + c);
     }
 
+    // the other way round: a storage cell lights every element that reads it
+    function readers(c) {
+      var all = cells(view), n = 0;
+      elems.forEach(function (e, j) { e.classList.toggle("ldr-cell--hot", all[j] === c); if (all[j] === c) n++; });
+      store.forEach(function (s, j) { s.classList.toggle("ldr-cell--hot", j === c); });
+      ldr.set(root, "element", c, "cell " + c + (view.shares_storage ? " is read by " : " was copied to ") +
+        n + (n === 1 ? " element" : " elements"));
+    }
+    store.forEach(function (s, c) { s.addEventListener("pointerenter", function () { readers(c); }); });
+
     function grid(v) {
       holder.textContent = "";
       elems = [];
