@@ -144,7 +144,8 @@ def render_picker(views: list[dict]) -> str:
     return (
         '<div class="ldr-controls" hidden>'
         f'<label class="ldr-controls__label">Operation on <code>x</code> <select class="ldr-select">{options}</select></label>'
-        '<p class="ldr-walker__hint">Point at or focus an element (arrow keys move) to light its storage cell.</p></div>')
+        '<p class="ldr-walker__hint">Point at an element (or focus it, arrow keys move) to light its storage cell; '
+        'point at a storage cell to light the elements that read it.</p></div>')
 
 
 def render_readout() -> str:
