@@ -1,4 +1,4 @@
-"""The four instruments. ``render_fence`` is the handler for the ```instrument fence.
+"""The instruments. ``render_fence`` is the handler for the ```instrument fence.
 
 The fence body is an instrument name (``toll-meter``) or a mapping
 ``{name: toll-meter, proof: dispatch_cost}``; each instrument reads its numbers from a proof
@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from ..context import Context
 from ..errors import DirectiveError
-from . import graph_walker, library_sizes, toll_meter, two_clocks
+from . import graph_walker, library_sizes, promotion_table, stride_explorer, toll_meter, two_clocks
 
 INSTRUMENTS = {
     "toll-meter": toll_meter,
     "two-clocks": two_clocks,
     "graph-walker": graph_walker,
     "library-sizes": library_sizes,
+    "stride-explorer": stride_explorer,
+    "promotion-table": promotion_table,
 }
 DEFAULT_PROOFS = {name: mod.DEFAULT_PROOF for name, mod in INSTRUMENTS.items()}
 KEYS = {"name", "arg", "proof"}
