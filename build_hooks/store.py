@@ -143,14 +143,15 @@ class Corrupt:
     path: Path
     reason: str
 
-    def describe(self, root: Path | None = None) -> str:
+    def describe(self, root: Path | None = None, note: str = "") -> str:
         """``proofs/_results/x.cpu.json: field wall_s must be ...; fix: ...``"""
         shown = self.path
         if root is not None:
             with contextlib.suppress(ValueError):
                 shown = self.path.relative_to(root)
         proof = self.path.name.rsplit(".", 2)[0]
-        return f"{shown}: {self.reason}; fix: `ldr run {proof} --force` rewrites it"
+        note = f"; {note}" if note else ""
+        return f"{shown}: {self.reason}{note}; fix: `ldr run {proof} --force` rewrites it"
 
 
 _PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}

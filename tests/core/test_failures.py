@@ -72,9 +72,9 @@ def test_corrupt_record_is_reported_and_rerun(project, md):
     project.record("fine").write_text("{ half a rec")
     assert [p.name for p in library.plan()] == ["fine"]
     state = library.state(library.proofs["fine"], "cpu")
-    assert state.state == "corrupt" and str(project.record("fine")) in state.reasons[0]
+    assert state.state == "corrupt" and "proofs/_results/fine.cpu.json: JSONDecodeError" in state.reasons[0]
     assert library.lookup("fine") == {}
-    assert str(project.record("fine")) in library.diagnostics[-1].message
+    assert "proofs/_results/fine.cpu.json: JSONDecodeError" in library.diagnostics[-1].message
     library.run()
     assert json.loads(project.record("fine").read_text())["data"] == {"DATA": {"answer": 42}}
 
