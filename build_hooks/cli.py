@@ -34,6 +34,17 @@ def _console():
     return Console(stderr=True, highlight=False)
 
 
+def _ended(record) -> str:
+    """How a run that never succeeded ended, from its record."""
+    if record.status == "timeout":
+        return f"timed out after {record.wall_s:.1f} s"
+    if record.status == "output-limit":
+        return "printed more than its output cap and was stopped"
+    if record.signal is not None:
+        return f"was killed by signal {record.signal}"
+    return f"exited with status {record.returncode}"
+
+
 def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str], list[str]]:
     """Why selected proofs will not run: (cannot run here, not fresh but not rerun)."""
     planned = {proof.name for proof in todo}
@@ -51,7 +62,7 @@ def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str]
         if name in planned or record is None or state.state not in ("failed", "problem"):
             continue
         if state.state == "failed":
-            why = record.failure.message if record.failure else f"it never succeeded: {record.status}"
+            why = record.failure.message if record.failure else _ended(record)
             held.append(f"{name} ({state.device_class}): failed on its last run ({why}); "
                         f"rerun with `ldr run {name} --force` once the cause is fixed")
         else:
@@ -67,9 +78,9 @@ def cmd_run(args, library: Library) -> int:
     todo = library.plan(names, args.force)
     impossible, held = _not_run(library, names, todo)
     for line in impossible:
-        console.print(f"[yellow]cannot run:[/] {escape(line)}", highlight=False)
+        console.print(f"[yellow]cannot run:[/] {escape(line)}", highlight=False, soft_wrap=True)
     for line in held:
-        console.print(f"[red]not fresh:[/] {escape(line)}", highlight=False)
+        console.print(f"[red]not rerun:[/] {escape(line)}", highlight=False, soft_wrap=True)
     if not todo:
         library.clean_leftovers()
         for item in library.diagnostics:

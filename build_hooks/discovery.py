@@ -167,9 +167,9 @@ def _resolve_helpers(proof: Proof) -> Proof:
         path = folder / name
         if not path.is_file():
             raise LdrError(
-                f"{importer}:{line}: `{text}` imports the local helper {module}, but there is no "
-                f"{folder / name}; fix: add proofs/{name} beside the proof (helpers are "
-                f"proofs/_*.py modules), or remove the import (proof {proof.name})"
+                f"proofs/{importer.name}:{line}: `{text}` imports the local helper {module}, but "
+                f"there is no proofs/{name}; fix: add proofs/{name} beside the proof (helpers "
+                f"are proofs/_*.py modules), or remove the import (proof {proof.name})"
             )
         hashes[name], more = _helper(path)
         pending.extend((path, item) for item in more)

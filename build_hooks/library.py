@@ -302,12 +302,10 @@ class Library:
                 f"unknown proof {name!r}; known proofs: {', '.join(self.proofs) or '(none)'}; "
                 f"fix: check the name or add proofs/{name}.py"
             )
-        out = {}
+        out, corrupt = {}, []
         for device_class, item in self.store.records(name).items():
             if isinstance(item, Corrupt):
-                message = corrupt_message(item, self.root)
-                if message not in {d.message for d in self.diagnostics}:
-                    self.diagnostics.append(Diagnostic("warning", message, proof=name))
+                corrupt.append(corrupt_message(item, self.root))
                 continue
             state = self.state(proof, device_class)
             out[device_class] = ProofData(
@@ -330,6 +328,11 @@ class Library:
                 stdout="\n".join(item.stdout),
                 stderr="\n".join(item.stderr),
             )
+        if corrupt and not out:  # a page must not render as if the proof had never run
+            raise DirectiveError(f"proof {name} has no readable record: " + "; ".join(corrupt))
+        for message in corrupt:  # another device's record is shown; the build still warns
+            if message not in {d.message for d in self.diagnostics}:
+                self.diagnostics.append(Diagnostic("warning", message, proof=name))
         return out
 
 
