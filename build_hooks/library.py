@@ -135,19 +135,6 @@ class Library:
             reasons.append(f"recorded under torch {public_version(item.latest_torch)}, pin is {self.pin}")
         return ProofState(proof, device_class, item, None, reasons)
 
-    def store_diagnostics(self) -> list[Diagnostic]:
-        """What is wrong in the store right now, reported on every build until it is fixed:
-        corrupt records, and data-line problems kept in the records."""
-        out = []
-        for state in self.states():
-            if state.corrupt is not None:
-                out.append(Diagnostic("warning", corrupt_message(state.corrupt, self.root),
-                                      proof=state.proof.name))
-            elif state.record is not None:
-                for problem in state.record.problems:
-                    out.append(Diagnostic("warning", problem_message(state, problem), proof=state.proof.name))
-        return out
-
     def states(self, names: list[str] | None = None) -> list[ProofState]:
         """Every record that exists or should exist for the selected proofs."""
         accelerator = host_accelerator()
@@ -305,7 +292,7 @@ class Library:
         out, corrupt = {}, []
         for device_class, item in self.store.records(name).items():
             if isinstance(item, Corrupt):
-                corrupt.append(corrupt_message(item, self.root))
+                corrupt.append(item.warning(self.root))
                 continue
             state = self.state(proof, device_class)
             out[device_class] = ProofData(
@@ -334,13 +321,3 @@ class Library:
             if message not in {d.message for d in self.diagnostics}:
                 self.diagnostics.append(Diagnostic("warning", message, proof=name))
         return out
-
-
-def corrupt_message(item: Corrupt, root: Path) -> str:
-    return f"corrupt record {item.describe(root, 'pages treat it as missing')}"
-
-
-def problem_message(state: ProofState, problem: str) -> str:
-    name = state.proof.name
-    return (f"proof {name} ({state.device_class}): {problem}; fix the line proofs/{name}.py prints "
-            f"(or a helper it uses), then `ldr run {name}`")

@@ -26,6 +26,7 @@ from .defer import restore
 from .errors import LdrError
 from .library import Library
 from .markdown import LdrExtension, LdrState, custom_fences
+from .status import store_diagnostics
 
 log = get_plugin_logger("ldr")
 ANCHOR = re.compile(r'\sid="([^"]+)"')
@@ -148,7 +149,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         # Store problems (corrupt records, bad data lines) come from the records themselves, so
         # every build reports them until they are fixed, not only the build that ran the proof.
         seen: set[str] = set()
-        for item in [*self.library.diagnostics, *self.library.store_diagnostics()]:
+        for item in [*self.library.diagnostics, *store_diagnostics(self.library)]:
             if item.message not in seen:
                 seen.add(item.message)
                 (log.warning if item.level == "warning" else log.info)(item.message)

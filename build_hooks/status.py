@@ -21,7 +21,7 @@ Format 1 (fields are only ever added, never removed or renamed)::
 
 from __future__ import annotations
 
-from .library import Library, ProofState, host_accelerator
+from .library import Diagnostic, Library, ProofState, host_accelerator
 
 ORDER = ("fresh", "unmeasured", "problem", "failed", "stale", "missing", "corrupt")
 
@@ -88,3 +88,19 @@ def status_report(library: Library, names: list[str] | None) -> dict:
     return {"format": 1, "pin": library.pin, "root": str(library.root),
             "host": {"accelerator": host_accelerator()}, "proofs": list(proofs.values()),
             "orphans": [] if names else orphans, "leftovers": leftovers}
+
+
+def store_diagnostics(library: Library) -> list[Diagnostic]:
+    """What is wrong in the store right now, reported on every build until it is fixed:
+    corrupt records, and the data-line problems kept in the records."""
+    out = []
+    for state in library.states():
+        name = state.proof.name
+        if state.corrupt is not None:
+            out.append(Diagnostic("warning", state.corrupt.warning(library.root), proof=name))
+        elif state.record is not None:
+            for problem in state.record.problems:
+                out.append(Diagnostic(
+                    "warning", f"proof {name} ({state.device_class}): {problem}; fix the line "
+                    f"proofs/{name}.py prints (or a helper it uses), then `ldr run {name}`", proof=name))
+    return out

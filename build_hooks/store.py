@@ -153,6 +153,10 @@ class Corrupt:
         note = f"; {note}" if note else ""
         return f"{shown}: {self.reason}{note}; fix: `ldr run {proof} --force` rewrites it"
 
+    def warning(self, root: Path | None = None) -> str:
+        """The build warning for it (one spelling, so a build reports it once)."""
+        return f"corrupt record {self.describe(root, 'pages treat it as missing')}"
+
 
 _PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}
 
