@@ -74,6 +74,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         library = self.library  # begin_build() has just refreshed it
         if not self.config.run:
             return
+        library.clean_leftovers()  # temporary files of a write killed midway
         todo = library.plan()
         if not todo:
             return

@@ -107,7 +107,7 @@ def status_phrase(p: dict) -> str:
 
 
 def needs_phrase(proof: Proof, download_href: str) -> str:
-    """"needs nothing but torch", or the local helpers to download beside the script."""
+    """The run line's needs: nothing but torch, or torch and the local helpers (as links)."""
     if not proof.helpers:
         return "needs nothing but torch"
     folder = download_href.rsplit("/", 1)[0] + "/" if "/" in download_href else ""

@@ -346,7 +346,11 @@ def test_a_leftover_temporary_file_is_reported_by_check_and_cleaned_by_run(proje
     run = project.ldr("run")
     assert run.returncode == 0 and "removed proofs/_results/.p.cpu.json.k1ll3d.tmp" in run.stderr
     assert not stale.exists() and young.exists()
-    young.unlink()
+    os.utime(young, (old, old))
+    project.page("index.md", PAGE)
+    build = project.build()
+    assert build.returncode == 0 and "removed proofs/_results/.p.cpu.json.wr1t1ng.tmp" in build.stderr
+    assert not young.exists()
     assert project.ldr("check").returncode == 0
     assert strict_json(project.record("p"))["data"] == {"DATA": {"answer": 42}}
 
