@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .errors import LdrError
 from .library import Library
-from .status import status_report
+from .status import status_report, unmeasured_reason
 
 
 
@@ -22,17 +22,73 @@ def find_root(start: Path) -> Path:
                    "folder; run ldr inside the project or pass --root")
 
 
+def escape(text: str) -> str:
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
 def _console():
     from rich.console import Console
 
     return Console(stderr=True, highlight=False)
 
 
+def _ended(record) -> str:
+    """How a run that never succeeded ended, from its record."""
+    if record.status == "timeout":
+        return f"timed out after {record.wall_s:.1f} s"
+    if record.status == "output-limit":
+        return "printed more than its output cap and was stopped"
+    if record.signal is not None:
+        return f"was killed by signal {record.signal}"
+    return f"exited with status {record.returncode}"
+
+
+def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str], list[str]]:
+    """Why selected proofs will not run: (cannot run here, not fresh but not rerun)."""
+    planned = {proof.name for proof in todo}
+    impossible, held = [], []
+    states = library.states(names)
+    for proof in library.select(names):
+        needs = library.needs(proof)
+        settled = [s for s in states if s.proof is proof] and all(
+            s.state == "fresh" for s in states if s.proof is proof)
+        if needs and (names or not settled):
+            impossible.append(f"{proof.name} needs {' or '.join(needs)}; this machine has neither: "
+                              "run it on one and merge the record")
+    for state in states:
+        name, record = state.proof.name, state.record
+        if name in planned or record is None or state.state not in ("failed", "problem"):
+            continue
+        if state.state == "failed":
+            why = record.failure.message if record.failure else _ended(record)
+            held.append(f"{name} ({state.device_class}): failed on its last run ({why}); "
+                        f"rerun with `ldr run {name} --force` once the cause is fixed")
+        else:
+            held.append(f"{name} ({state.device_class}): its last run printed bad data lines "
+                        f"({'; '.join(record.problems)}); fix the script (it reruns by itself) "
+                        f"or rerun with `ldr run {name} --force`")
+    return impossible, held
+
+
 def cmd_run(args, library: Library) -> int:
     console = _console()
-    todo = library.plan(args.proofs or None, args.force)
+    names = args.proofs or None
+    todo = library.plan(names, args.force)
+    impossible, held = _not_run(library, names, todo)
+    for line in impossible:
+        console.print(f"[yellow]cannot run:[/] {escape(line)}", highlight=False, soft_wrap=True)
+    for line in held:
+        console.print(f"[red]not rerun:[/] {escape(line)}", highlight=False, soft_wrap=True)
     if not todo:
-        console.print("[green]Nothing to run:[/] every selected record is fresh (use --force to rerun).")
+        library.clean_leftovers()
+        for item in library.diagnostics:
+            console.print(f"[dim]note:[/] {escape(item.message)}", highlight=False)
+        if names and len(impossible) == len(names):
+            return 1
+        if not impossible and not held:
+            console.print("[green]Nothing to run:[/] every selected record is fresh (use --force to rerun).")
         return 0
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -51,6 +107,8 @@ def cmd_run(args, library: Library) -> int:
             where = f"{record.device_class}: {record.device}"
             if result.ok:
                 progress.console.print(f"[green]ok[/]     {proof.name:<24} {result.wall_s:7.2f} s  {where}")
+                for problem in record.problems:
+                    progress.console.print(f"         [yellow]problem:[/] {escape(problem)}", highlight=False)
             else:
                 failures += 1
                 progress.console.print(f"[red]failed[/] {proof.name:<24} {result.wall_s:7.2f} s  "
@@ -62,8 +120,9 @@ def cmd_run(args, library: Library) -> int:
     console.print(f"{len(todo)} proof(s) in {time.perf_counter() - started:.2f} s, {failures} failed; "
                   f"records in {library.store.dir.relative_to(library.root)}/")
     for item in library.diagnostics:
-        console.print(f"[yellow]warning:[/] {item.message}")
-    return 1 if failures else 0
+        level = "[yellow]warning:[/]" if item.level == "warning" else "[dim]note:[/]"
+        console.print(f"{level} {escape(item.message)}", highlight=False)
+    return 1 if failures or (names and len(impossible) == len(names)) else 0
 
 
 def cmd_status(args, library: Library) -> int:
@@ -76,14 +135,20 @@ def cmd_status(args, library: Library) -> int:
     table = Table(title=f"Proofs (torch pin {report['pin']}, this host: {report['host']['accelerator'] or 'cpu'})")
     for column in ("proof", "device", "state", "torch", "measured", "wall", "data keys", "why"):
         table.add_column(column)
-    colours = {"fresh": "green", "stale": "yellow", "failed": "red", "missing": "red", "corrupt": "red"}
+    colours = {"fresh": "green", "stale": "yellow", "failed": "red", "missing": "red", "corrupt": "red",
+               "problem": "red", "unmeasured": "yellow"}
     for proof in report["proofs"]:
+        if not proof["records"]:
+            allowed = "; allowed (allow_unmeasured)" if proof["allowed_unmeasured"] else ""
+            table.add_row(proof["name"], " or ".join(proof["needs"] or []) or "-",
+                          f"[{colours['unmeasured']}]unmeasured[/]", "-", "-", "-", "-",
+                          unmeasured_reason(proof["needs"] or []) + allowed)
         for rec in proof["records"]:
             table.add_row(
                 proof["name"], rec["device_class"], f"[{colours[rec['state']]}]{rec['state']}[/]",
                 rec["torch"] or "-", (rec["measured_at"] or "-")[:10],
                 f"{rec['wall_s']:.2f} s" if rec["wall_s"] is not None else "-",
-                ", ".join(rec["data_keys"]) or "-", "; ".join(rec["reasons"]) or "",
+                escape(", ".join(rec["data_keys"]) or "-"), escape("; ".join(rec["reasons"])),
             )
     from rich.console import Console
 
@@ -91,6 +156,14 @@ def cmd_status(args, library: Library) -> int:
     console.print(table)
     for path in report["orphans"]:
         console.print(f"[yellow]orphan:[/] {path} has no proof script any more; delete it")
+    for path in report["leftovers"]:
+        console.print(f"[yellow]leftover:[/] {path} is from a write that never finished; `ldr run` removes it")
+    for proof in report["proofs"]:  # the full text of what a narrow table cell may wrap
+        for rec in proof["records"]:
+            if rec["state"] in ("corrupt", "problem"):
+                for reason in rec["reasons"]:
+                    console.print(f"[red]{rec['state']}:[/] {proof['name']} ({rec['device_class']}): "
+                                  f"{escape(reason)}", soft_wrap=True)
     return 0
 
 
@@ -101,17 +174,32 @@ def cmd_check(args, library: Library) -> int:
         for proof in report["proofs"] for rec in proof["records"]
         if rec["state"] != "fresh" and (not args.device or rec["device_class"] in args.device)
     ]
+    unmeasured = [
+        proof for proof in report["proofs"]
+        if not proof["records"] and not proof["allowed_unmeasured"]
+        and (not args.device or set(args.device) & set(proof["needs"] or []))
+    ]
     for name, rec in bad:
         why = "; ".join(rec["reasons"]) or rec["state"]
         print(f"{name} ({rec['device_class']}): {rec['state']}: {why}", file=sys.stderr)
+    for proof in unmeasured:
+        print(f"{proof['name']}: unmeasured: {unmeasured_reason(proof['needs'] or [])}; fix: run it on "
+              "such a machine and commit the record, or set \"allow_unmeasured\": True in its PROOF",
+              file=sys.stderr)
     for path in report["orphans"]:
         print(f"{path}: orphan: its proof script is gone; delete the record", file=sys.stderr)
+    for path in report["leftovers"]:
+        print(f"{path}: leftover temporary file of a write that never finished; `ldr run` removes it",
+              file=sys.stderr)
     total = sum(len(p["records"]) for p in report["proofs"])
-    if bad or report["orphans"]:
-        print(f"ldr check: {len(bad) + len(report['orphans'])} record(s) need attention; fix: `ldr run` "
-              "(or `ldr run NAME --force`), delete orphans, and commit proofs/_results/", file=sys.stderr)
+    trouble = len(bad) + len(unmeasured) + len(report["orphans"]) + len(report["leftovers"])
+    if trouble:
+        print(f"ldr check: {trouble} item(s) need attention; fix: `ldr run` (or `ldr run NAME --force`), "
+              "fix reported data lines, delete orphans, and commit proofs/_results/", file=sys.stderr)
         return 1
-    print(f"ldr check: {total} record(s) fresh against torch {report['pin']} and their scripts")
+    allowed = sum(1 for p in report["proofs"] if not p["records"])
+    note = f" ({allowed} proof(s) allowed unmeasured here)" if allowed else ""
+    print(f"ldr check: {total} record(s) fresh against torch {report['pin']} and their scripts{note}")
     return 0
 
 
@@ -148,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     status = sub.add_parser("status", help="list every proof and the state of its records")
     status.add_argument("proofs", nargs="*")
     status.add_argument("--json", action="store_true", help="the stable machine-readable form")
-    check = sub.add_parser("check", help="exit 1 when a record is stale, failed or missing (for CI)")
+    check = sub.add_parser("check", help="exit 1 when a record is stale, failed, missing, has "
+                           "data-line problems, or a proof has no record at all (for CI)")
     check.add_argument("--device", action="append", choices=("cpu", "cuda", "mps"),
                        help="only check these device classes")
     moved = sub.add_parser("diff", help="values and output that moved since a git revision, and where prose quotes them")

@@ -3,6 +3,10 @@
 A proof declares options as a literal dict, read with ``ast`` and never imported::
 
     PROOF = {"timeout": 60, "accelerator": "prefer", "parallel": False}
+
+A proof may import local helpers, sibling ``proofs/_*.py`` modules (``from _common import
+timer``). They are found with ``ast`` too (recursively through helpers) and their hashes are
+part of the proof's freshness; each is re-hashed whenever its own file changes.
 """
 
 from __future__ import annotations
@@ -10,7 +14,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from dataclasses import dataclass, field
+import sys
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import LdrError
@@ -24,6 +29,7 @@ OPTION_TYPES = {
     "accelerator": (str,),
     "parallel": (bool,),
     "output_cap": (int,),
+    "allow_unmeasured": (bool,),
 }
 
 
@@ -38,7 +44,14 @@ class Proof:
     accelerator: str = "none"
     parallel: bool = False
     output_cap: int = DEFAULT_OUTPUT_CAP
+    allow_unmeasured: bool = False
     problems: tuple[str, ...] = field(default=())
+    imports: tuple[tuple[str, int, str], ...] = field(default=())  # (helper module, line, text)
+    helpers: tuple[tuple[str, str], ...] = field(default=())  # (file name, sha256), sorted
+
+    @property
+    def helper_hashes(self) -> dict[str, str]:
+        return dict(self.helpers)
 
     @property
     def source(self) -> str:
@@ -81,7 +94,7 @@ def _options(tree: ast.Module, path: Path) -> dict:
                     f"{where}: unknown PROOF option {key!r}; known options: "
                     f"{', '.join(OPTION_TYPES)}"
                 )
-            if not isinstance(item, OPTION_TYPES[key]) or (key != "parallel" and isinstance(item, bool)):
+            if not isinstance(item, OPTION_TYPES[key]) or (bool not in OPTION_TYPES[key] and isinstance(item, bool)):
                 kinds = " or ".join(t.__name__ for t in OPTION_TYPES[key])
                 raise LdrError(f"{where}: PROOF option {key!r} must be {kinds}, not {item!r}")
         if value.get("accelerator", "none") not in ACCELERATOR_MODES:
@@ -97,18 +110,82 @@ def _options(tree: ast.Module, path: Path) -> dict:
     return {}
 
 
+def _local_imports(tree: ast.Module, lines: list[str]) -> tuple[tuple[str, int, str], ...]:
+    """``import _x`` / ``from _x import y`` anywhere in the module, for a name that is not a
+    standard-library module (``_thread``, ``_ctypes``...): those are local helpers."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            if top.startswith("_") and top not in sys.stdlib_module_names and top != "__future__":
+                text = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else name
+                found.append((top, node.lineno, text))
+    return tuple(sorted(set(found), key=lambda item: item[1]))
+
+
 _SEEN: dict[str, tuple[tuple[int, int], Proof]] = {}
+_HELPERS: dict[str, tuple[tuple[int, int], str, tuple[tuple[str, int, str], ...]]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+def _helper(path: Path) -> tuple[str, tuple[tuple[str, int, str], ...]]:
+    """A helper's sha256 and its own local imports, parsed again only when it changes."""
+    stamp = _stamp(path)
+    seen = _HELPERS.get(str(path))
+    if seen is not None and seen[0] == stamp:
+        return seen[1], seen[2]
+    raw = path.read_bytes()
+    try:
+        imports = _local_imports(ast.parse(raw, filename=str(path)),
+                                 raw.decode("utf-8", "replace").splitlines())
+    except SyntaxError:
+        imports = ()  # the proof's run fails and reports the traceback
+    _HELPERS[str(path)] = (stamp, script_hash(raw), imports)
+    return script_hash(raw), imports
+
+
+def _resolve_helpers(proof: Proof) -> Proof:
+    """The proof with the hashes of every helper it imports, directly or through helpers."""
+    folder = proof.path.parent
+    hashes: dict[str, str] = {}
+    pending = [(proof.path, item) for item in proof.imports]
+    while pending:
+        importer, (module, line, text) = pending.pop(0)
+        name = f"{module}.py"
+        if name in hashes:
+            continue
+        path = folder / name
+        if not path.is_file():
+            raise LdrError(
+                f"proofs/{importer.name}:{line}: `{text}` imports the local helper {module}, but "
+                f"there is no proofs/{name}; fix: add proofs/{name} beside the proof (helpers "
+                f"are proofs/_*.py modules), or remove the import (proof {proof.name})"
+            )
+        hashes[name], more = _helper(path)
+        pending.extend((path, item) for item in more)
+    helpers = tuple(sorted(hashes.items()))
+    return proof if helpers == proof.helpers else replace(proof, helpers=helpers)
 
 
 def load_proof(path: Path) -> Proof:
-    """The proof in ``path``; unchanged files (same mtime and size) are not parsed again."""
+    """The proof in ``path``; unchanged files (same mtime and size) are not parsed again, but
+    the helpers it imports are checked (and re-hashed when they changed) every time."""
     path = Path(path)
-    stat = path.stat()
-    stamp = (stat.st_mtime_ns, stat.st_size)
+    stamp = _stamp(path)
     seen = _SEEN.get(str(path))
-    if seen is not None and seen[0] == stamp:
-        return seen[1]
-    proof = _parse(path)
+    if seen is None or seen[0] != stamp:
+        seen = (stamp, _parse(path))
+    proof = _resolve_helpers(seen[1]) if seen[1].imports else seen[1]
     _SEEN[str(path)] = (stamp, proof)
     return proof
 
@@ -124,6 +201,7 @@ def _parse(path: Path) -> Proof:
                      problems=(f"{path}:{exc.lineno}: syntax error: {exc.msg}",))
     title, purpose = _docstring(tree, stem)
     options = _options(tree, path)
+    lines = raw.decode("utf-8", errors="replace").splitlines()
     return Proof(
         name=stem,
         path=path,
@@ -134,6 +212,8 @@ def _parse(path: Path) -> Proof:
         accelerator=options.get("accelerator", "none"),
         parallel=bool(options.get("parallel", False)),
         output_cap=int(options.get("output_cap", DEFAULT_OUTPUT_CAP)),
+        allow_unmeasured=bool(options.get("allow_unmeasured", False)),
+        imports=_local_imports(tree, lines),
     )
 
 

@@ -16,7 +16,7 @@ from typing import Callable
 from .context import ProofData
 from .datalines import parse_output
 from .discovery import Proof, discover
-from .errors import DirectiveError
+from .errors import DirectiveError, StoreError
 from .pin import pinned_torch, public_version
 from .runner import Job, Runner, RunResult, shared_runner
 from .store import Corrupt, Failure, Record, Store, store_lock
@@ -50,6 +50,8 @@ class ProofState:
             return "stale"
         if not self.record.ok or self.record.failure is not None:
             return "failed"
+        if self.record.problems:
+            return "problem"  # it ran, but printed data lines that are wrong
         return "fresh"
 
     @property
@@ -108,15 +110,27 @@ class Library:
             return accelerator
         return None if proof.accelerator == "require" else "cpu"
 
+    def needs(self, proof: Proof) -> list[str] | None:
+        """The device classes a proof needs and this machine lacks (None: it runs here)."""
+        return None if self.target_device(proof, host_accelerator()) else list(ACCELERATORS)
+
     def state(self, proof: Proof, device_class: str) -> ProofState:
         item = self.store.read(proof.name, device_class)
         if isinstance(item, Corrupt):
-            return ProofState(proof, device_class, None, item, [f"corrupt record {item.path}: {item.reason}"])
+            return ProofState(proof, device_class, None, item, [f"corrupt record {item.describe(self.root)}"])
         if item is None:
             return ProofState(proof, device_class, None, None, ["no record"])
         reasons = []
         if item.latest_sha256 != proof.sha256:
             reasons.append("script changed since it was recorded")
+        recorded, now = item.latest_helpers, proof.helper_hashes
+        for name in sorted(set(recorded) | set(now)):
+            if name not in recorded:
+                reasons.append(f"imports helper {name}, which the record does not cover")
+            elif name not in now:
+                reasons.append(f"no longer imports helper {name}")
+            elif recorded[name] != now[name]:
+                reasons.append(f"helper {name} changed since it was recorded")
         if public_version(item.latest_torch) != public_version(self.pin):
             reasons.append(f"recorded under torch {public_version(item.latest_torch)}, pin is {self.pin}")
         return ProofState(proof, device_class, item, None, reasons)
@@ -168,6 +182,7 @@ class Library:
             on_done: Callable[[Proof, RunResult, Record], None] | None = None) -> list[RunResult]:
         """Run what is stale (or everything selected, with ``force``) and record it."""
         self.refresh()
+        self.clean_leftovers()
         if not self.plan(names, force):
             return []
         with store_lock(self.lock_path):
@@ -190,8 +205,19 @@ class Library:
 
             def done(result: RunResult) -> None:
                 proof = self.proofs[result.name]
-                record = self.record(proof, devices[proof.name], result, probe)
-                self.store.write(record)
+                device_class = devices[proof.name]
+                before = self.store.read(proof.name, device_class)
+                record = self.record(proof, device_class, result, probe)
+                try:
+                    self.store.write(record)
+                except StoreError as exc:  # non-finite data: the last record stays as it was
+                    self.diagnostics.append(Diagnostic("warning", str(exc), proof=proof.name))
+                    return
+                if isinstance(before, Corrupt):
+                    self.diagnostics.append(Diagnostic(
+                        "warning", f"{proof.name} had a corrupt record, {before.path.relative_to(self.root)}"
+                        f" ({before.reason}); this run re-measured it and replaced the file: check "
+                        "`git diff` before committing", proof=proof.name))
                 self.executed.append(proof.name)
                 if on_done:
                     on_done(proof, result, record)
@@ -209,20 +235,21 @@ class Library:
         device = probe["cpu"] if device_class == "cpu" else probe.get("accelerator_name") or device_class
         now = utc_now()
         if result.ok:
+            # Data-line problems stay in the record, so every build reports them until fixed.
             parsed = parse_output(stdout)
-            for problem in parsed.problems:
-                self.diagnostics.append(Diagnostic("warning", f"proof {proof.name}: {problem}", proof=proof.name))
             return Record(
                 proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
                 torch=public_version(probe["torch"]), torch_build=probe["torch"],
                 python=probe["python"], os=probe["os"], machine=probe["machine"], device=device,
                 measured_at=now, wall_s=round(result.wall_s, 3), status="ok", returncode=0,
                 signal=None, stdout=stdout, stderr=stderr, data=parsed.data,
+                problems=list(parsed.problems), helpers=proof.helper_hashes,
             )
         failure = Failure(
             status=result.status, returncode=result.returncode, signal=result.signal,
             torch=public_version(probe["torch"]), script_sha256=proof.sha256, measured_at=now,
             wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=tail(stderr),
+            helpers=proof.helper_hashes,
         )
         previous = self.store.read(proof.name, device_class)
         if isinstance(previous, Record) and previous.ok:
@@ -232,8 +259,20 @@ class Library:
             torch=failure.torch, torch_build=probe["torch"], python=probe["python"],
             os=probe["os"], machine=probe["machine"], device=device, measured_at=now,
             wall_s=failure.wall_s, status=result.status, returncode=result.returncode,
-            signal=result.signal, stdout=stdout, stderr=stderr, data={},
+            signal=result.signal, stdout=stdout, stderr=stderr, data={}, helpers=proof.helper_hashes,
         )
+
+    def clean_leftovers(self) -> list[Path]:
+        """Delete temporary files left by a writer killed mid-write (under the store lock,
+        which every writer holds; skipped when another process holds it now)."""
+        if not self.store.leftovers():
+            return []
+        with store_lock(self.lock_path, wait=False) as held:
+            removed = self.store.remove_leftovers() if held else []
+        for path in removed:
+            self.diagnostics.append(Diagnostic(
+                "info", f"removed {path.relative_to(self.root)}, left by a write that never finished"))
+        return removed
 
     def close(self) -> None:
         """Stop the proof host (it is shared; the next run starts a fresh one)."""
@@ -250,12 +289,10 @@ class Library:
                 f"unknown proof {name!r}; known proofs: {', '.join(self.proofs) or '(none)'}; "
                 f"fix: check the name or add proofs/{name}.py"
             )
-        out = {}
+        out, corrupt = {}, []
         for device_class, item in self.store.records(name).items():
             if isinstance(item, Corrupt):
-                self.diagnostics.append(Diagnostic(
-                    "warning", f"corrupt record {item.path} ({item.reason}); treated as missing, "
-                    f"fix: `ldr run {name} --force` rewrites it", proof=name))
+                corrupt.append(item.warning(self.root))
                 continue
             state = self.state(proof, device_class)
             out[device_class] = ProofData(
@@ -266,7 +303,8 @@ class Library:
                     "device": item.device, "python": item.python, "os": item.os,
                     "machine": item.machine, "measured_at": item.measured_at[:10],
                     "wall_s": item.wall_s, "status": item.status,
-                    "stale": state.state != "fresh", "reasons": state.reasons,
+                    "stale": state.state not in ("fresh", "problem"), "reasons": state.reasons,
+                    "problems": list(item.problems),
                     "failure": None if item.failure is None else {
                         "status": item.failure.status, "message": item.failure.message,
                         "torch": item.failure.torch, "measured_at": item.failure.measured_at[:10],
@@ -277,4 +315,9 @@ class Library:
                 stdout="\n".join(item.stdout),
                 stderr="\n".join(item.stderr),
             )
+        if corrupt and not out:  # a page must not render as if the proof had never run
+            raise DirectiveError(f"proof {name} has no readable record: " + "; ".join(corrupt))
+        for message in corrupt:  # another device's record is shown; the build still warns
+            if message not in {d.message for d in self.diagnostics}:
+                self.diagnostics.append(Diagnostic("warning", message, proof=name))
         return out

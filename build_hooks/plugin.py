@@ -26,6 +26,7 @@ from .defer import restore
 from .errors import LdrError
 from .library import Library
 from .markdown import LdrExtension, LdrState, custom_fences
+from .status import store_diagnostics
 
 log = get_plugin_logger("ldr")
 ANCHOR = re.compile(r'\sid="([^"]+)"')
@@ -64,12 +65,16 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         return config
 
     def on_pre_build(self, config):
-        self.state.begin_build()
+        try:
+            self.state.begin_build()
+        except LdrError as exc:  # e.g. a proof imports a helper that does not exist
+            raise PluginError(str(exc)) from exc
         self.reported: set[str] = set()
         self.deferred: dict[str, dict[str, str]] = {}
         library = self.library  # begin_build() has just refreshed it
         if not self.config.run:
             return
+        library.clean_leftovers()  # temporary files of a write killed midway
         todo = library.plan()
         if not todo:
             return
@@ -92,9 +97,11 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         for file in list(files):  # the theme's YAML data is read at build time, not published
             if file.abs_src_path and os.path.abspath(file.abs_src_path).startswith(data):
                 files.remove(file)
+        # Local helpers (proofs/_*.py) are published when a proof imports them; records never.
+        helpers = {name for proof in self.library.proofs.values() for name, _ in proof.helpers}
         for folder, pattern in (("proofs", "*.py"), ("drawings", "*.excalidraw")):
             for path in sorted((root / folder).glob(pattern)):
-                if path.name.startswith("_"):
+                if path.name.startswith("_") and not (folder == "proofs" and path.name in helpers):
                     continue
                 uri = f"{folder}/{path.name}"
                 if files.get_file_from_path(uri) is None:
@@ -140,8 +147,13 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         return restore(output, self.deferred.pop(page.file.src_uri, {}))
 
     def on_post_build(self, config):
-        for item in self.library.diagnostics:
-            (log.warning if item.level == "warning" else log.info)(item.message)
+        # Store problems (corrupt records, bad data lines) come from the records themselves, so
+        # every build reports them until they are fixed, not only the build that ran the proof.
+        seen: set[str] = set()
+        for item in [*self.library.diagnostics, *store_diagnostics(self.library)]:
+            if item.message not in seen:
+                seen.add(item.message)
+                (log.warning if item.level == "warning" else log.info)(item.message)
         self.library.diagnostics.clear()
         for state in self.library.states():
             record = state.record

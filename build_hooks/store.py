@@ -4,8 +4,10 @@
 lines so that a re-measurement diffs line by line. The top level holds the last good run (or,
 if the proof never succeeded, the failed one); ``failure`` holds a newer failed attempt, so a
 failure never erases what was recorded before. Writes go to a temporary file in the same
-folder and replace the record atomically; a record that does not parse reads as missing and
-is reported with its path.
+folder and replace the record atomically; the store is always standard JSON (a non-finite
+number is refused on write and makes a file corrupt on read). Every field is type-checked on
+read: a record that does not parse, or has a field of the wrong type, reads as Corrupt and is
+reported with its path and the field.
 """
 
 from __future__ import annotations
@@ -14,12 +16,19 @@ import contextlib
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field, fields
+import time
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
+
+from .errors import StoreError
+from .schema import check_fields, non_finite, refuse_constant, show
 
 FORMAT = 1
 DEVICE_CLASSES = ("cpu", "cuda", "mps")
 RESULTS_DIR = "_results"
+TMP_SUFFIX = ".tmp"
+LATER_FIELDS = ("problems", "helpers")
+LEFTOVER_AGE = 5.0  # seconds: a younger temporary file may belong to a write in progress
 
 
 @dataclass
@@ -33,6 +42,7 @@ class Failure:
     wall_s: float
     message: str
     stderr_tail: list[str] = field(default_factory=list)
+    helpers: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -56,6 +66,8 @@ class Record:
     data: dict
     failure: Failure | None = None
     format: int = FORMAT
+    problems: list[str] = field(default_factory=list)
+    helpers: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -69,35 +81,81 @@ class Record:
     def latest_torch(self) -> str:
         return self.failure.torch if self.failure else self.torch
 
+    @property
+    def latest_helpers(self) -> dict:
+        return self.failure.helpers if self.failure else self.helpers
+
     def to_text(self) -> str:
         body = {"format": self.format}
         for f in fields(self):
             if f.name != "format":
                 value = getattr(self, f.name)
                 body[f.name] = asdict(value) if isinstance(value, Failure) else value
-        return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+        _drop_empty(body)
+        if body["failure"]:
+            _drop_empty(body["failure"])
+        try:
+            return json.dumps(body, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        except ValueError:
+            where = non_finite(body) or "?"
+            raise StoreError(
+                f"proof {self.proof} ({self.device_class}): {where} is not a finite number, which "
+                "standard JSON cannot hold; the record was not written. Fix: print it as a string "
+                "or null (e.g. `None if math.isnan(x) else x`)"
+            ) from None
 
     @classmethod
     def from_text(cls, text: str) -> "Record":
-        body = json.loads(text)
+        body = json.loads(text, parse_constant=refuse_constant)
         if not isinstance(body, dict) or body.get("format") != FORMAT:
             raise ValueError(f"not a format-{FORMAT} record")
         names = {f.name for f in fields(cls)}
-        missing = names - set(body) - {"failure", "format"}
+        optional = {f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
+        missing = names - set(body) - optional
         if missing:
             raise ValueError(f"missing fields: {', '.join(sorted(missing))}")
         kwargs = {k: v for k, v in body.items() if k in names}
+        check_fields(kwargs, cls, "")
         if kwargs.get("failure") is not None:
-            kwargs["failure"] = Failure(**kwargs["failure"])
-        if not isinstance(kwargs["stdout"], list) or not isinstance(kwargs["data"], dict):
-            raise ValueError("stdout must be a list of lines and data a mapping")
+            failure = kwargs["failure"]
+            if not isinstance(failure, dict):
+                raise ValueError(f"field failure must be null or an object, not {show(failure)}")
+            known = {f.name for f in fields(Failure)}
+            absent = known - set(failure) - {"stderr_tail", "helpers"}
+            if absent:
+                raise ValueError(f"field failure lacks {', '.join(sorted(absent))}")
+            failure = {k: v for k, v in failure.items() if k in known}
+            check_fields(failure, Failure, "failure.")
+            kwargs["failure"] = Failure(**failure)
         return cls(**kwargs)
+
+
+def _drop_empty(body: dict) -> None:
+    """Fields added after format 1 began are written only when they hold something, so that
+    older records read and rewrite byte for byte."""
+    for name in LATER_FIELDS:
+        if name in body and not body[name]:
+            del body[name]
 
 
 @dataclass
 class Corrupt:
     path: Path
     reason: str
+
+    def describe(self, root: Path | None = None, note: str = "") -> str:
+        """``proofs/_results/x.cpu.json: field wall_s must be ...; fix: ...``"""
+        shown = self.path
+        if root is not None:
+            with contextlib.suppress(ValueError):
+                shown = self.path.relative_to(root)
+        proof = self.path.name.rsplit(".", 2)[0]
+        note = f"; {note}" if note else ""
+        return f"{shown}: {self.reason}{note}; fix: `ldr run {proof} --force` rewrites it"
+
+    def warning(self, root: Path | None = None) -> str:
+        """The build warning for it (one spelling, so a build reports it once)."""
+        return f"corrupt record {self.describe(root, 'pages treat it as missing')}"
 
 
 _PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}
@@ -139,8 +197,10 @@ class Store:
             return Corrupt(path, str(exc))
         try:
             record = Record.from_text(text)
+        except json.JSONDecodeError as exc:
+            return Corrupt(path, f"JSONDecodeError: {exc}")
         except (ValueError, TypeError, KeyError) as exc:
-            return Corrupt(path, f"{type(exc).__name__}: {exc}")
+            return Corrupt(path, str(exc))
         if record.proof != proof or record.device_class != device_class:
             return Corrupt(path, f"holds {record.proof}.{record.device_class}, not {proof}.{device_class}")
         return record
@@ -161,8 +221,9 @@ class Store:
         with contextlib.suppress(OSError):
             if path.read_text(encoding="utf-8") == text:
                 return path  # identical: leave the file (and git) untouched
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
         try:
+            os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would hide records from others
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
                 handle.flush()
@@ -175,29 +236,69 @@ class Store:
         return path
 
     def known(self) -> set[tuple[str, str]]:
-        """(proof, device class) of every record file present."""
+        """(proof, device class) of every record file present (temporary files excluded)."""
         out = set()
         if self.dir.is_dir():
             for path in self.dir.glob("*.json"):
+                if path.name.startswith("."):
+                    continue
                 parts = path.name[: -len(".json")].rsplit(".", 1)
                 if len(parts) == 2 and parts[1] in DEVICE_CLASSES:
                     out.add((parts[0], parts[1]))
         return out
 
+    def leftovers(self, min_age: float = LEFTOVER_AGE) -> list[Path]:
+        """Temporary files of writes that never finished (a writer killed mid-write), older
+        than ``min_age`` seconds so that a write in progress elsewhere is not counted."""
+        if not self.dir.is_dir():
+            return []
+        now, out = time.time(), []
+        for path in sorted(self.dir.glob(f".*.json.*{TMP_SUFFIX}")):
+            with contextlib.suppress(OSError):
+                if now - path.stat().st_mtime >= min_age:
+                    out.append(path)
+        return out
+
+    def remove_leftovers(self, min_age: float = LEFTOVER_AGE) -> list[Path]:
+        """Delete :meth:`leftovers`; call it holding the store lock (writers hold it too)."""
+        removed = []
+        for path in self.leftovers(min_age):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                removed.append(path)
+        return removed
+
+
+_UMASK: list[int] = []
+
+
+def _umask() -> int:
+    if not _UMASK:  # read once: os.umask can only be read by setting it
+        mask = os.umask(0o022)
+        os.umask(mask)
+        _UMASK.append(mask)
+    return _UMASK[0]
+
 
 @contextlib.contextmanager
-def store_lock(lock_path: Path):
+def store_lock(lock_path: Path, wait: bool = True):
     """An exclusive lock held while proofs run and records are written, so that a build and
-    a running `mkdocs serve` never run the same proof at once (POSIX; elsewhere a no-op)."""
+    a running `mkdocs serve` never run the same proof at once (POSIX; elsewhere a no-op).
+
+    Yields True when held; with ``wait=False`` it yields False at once if another holds it."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
-        yield
+        yield True
         return
     with open(lock_path, "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)

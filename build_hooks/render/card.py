@@ -106,6 +106,17 @@ def status_phrase(p: dict) -> str:
             "killed": "was killed"}.get(status, "exited with an error")
 
 
+def needs_phrase(proof: Proof, download_href: str) -> str:
+    """The run line's needs: nothing but torch, or torch and the local helpers (as links)."""
+    if not proof.helpers:
+        return "needs nothing but torch"
+    folder = download_href.rsplit("/", 1)[0] + "/" if "/" in download_href else ""
+    links = [f'<a class="ldr-proof__helper" href="{escape(folder + name)}" download="{escape(name)}">'
+             f"<code>{escape(name)}</code></a>" for name, _ in proof.helpers]
+    listed = links[0] if len(links) == 1 else ", ".join(links[:-1]) + " and " + links[-1]
+    return f"needs torch and {listed} beside it"
+
+
 def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
                 source_html: str | None = None) -> str:
     accelerators = [d for d in ("cuda", "mps") if d in records]
@@ -149,7 +160,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
         f'<p class="ldr-proof__run"><a class="ldr-proof__download" href="{escape(download_href)}" '
         f'download="{escape(proof.path.name)}">Download and run it</a> '
         f"<code>python {escape(proof.path.name)}</code> "
-        '<span class="ldr-proof__needs">needs nothing but torch</span></p>'
+        f'<span class="ldr-proof__needs">{needs_phrase(proof, download_href)}</span></p>'
     )
     parts.append("</section>")
     return "\n".join(parts)
