@@ -230,7 +230,7 @@ class LdrState:
                 "shows each proof's card once; quote it with proof-output or an inline value instead")
         records = self.records(name)
         proof = self.library.proofs[name]
-        self.report_card(proof.name, proof.accelerator, records, line)
+        self.report_card(proof.name, proof.accelerator, records)
         href = self.context().site_path(f"proofs/{proof.path.name}")
         code = self.highlights.get_or_make(key_of(proof.sha256, pygments.__version__),
                                            lambda: highlight_source(proof.source))
@@ -259,9 +259,8 @@ class LdrState:
             return records[device]
         return self.context().proof(name)
 
-    def report_card(self, name: str, accelerator: str, records: dict[str, ProofData],
-                    line: int | None = None) -> None:
-        where = self.where(line)
+    def report_card(self, name: str, accelerator: str, records: dict[str, ProofData]) -> None:
+        where = self.where(None)  # about the proof, not the fence: named once per page
         for item in records.values():
             p = item.provenance
             failure = p.get("failure")
