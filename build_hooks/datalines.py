@@ -88,6 +88,26 @@ def lookup(data: dict, path: str):
     return node
 
 
+def describe_data(data: dict, lines: list[str], failed: str | None = None) -> str:
+    """The keys a record's data has or, with none, what its output really holds.
+
+    ``failed``: how its only recorded run ended ("timed out"), when it did not succeed.
+    """
+    keys = key_paths(data)
+    if keys:
+        return ", ".join(keys)
+    why = []
+    if failed:
+        why.append(f"its only recorded run {failed}, so it holds no data")
+    problems = parse_output(lines).problems
+    if problems:
+        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        why.append(f"its data lines could not be read: {'; '.join(problems[:3])}{more}")
+    if not why:
+        why.append("the proof printed no NAME=<json> lines")
+    return f"(none: {'; '.join(why)})"
+
+
 def key_paths(data, prefix: str = "", limit: int = 60) -> list[str]:
     """Every addressable scalar path, for "did you mean" messages (lists: first item only)."""
     out: list[str] = []

@@ -11,7 +11,6 @@ Inline values: ``{{ proof.NAME.key | format }}`` (``proof@cuda.NAME...`` picks a
 from __future__ import annotations
 
 import importlib
-import posixpath
 import re
 import xml.etree.ElementTree as etree
 from html import escape
@@ -26,10 +25,11 @@ from markdown.util import AtomicString
 
 from .cache import TextCache, key_of
 from .context import Context, ProofData
-from .datalines import key_paths, lookup, parse_output
+from .datalines import describe_data, lookup
 from .defer import defer
 from .errors import DirectiveError, LdrError
 from .library import Diagnostic, Library
+from .links import CardLinks, Pages, base_url
 from .locate import VALUE_KIND, Locations, locate
 from .options import check_options
 from .render.card import highlight_source, render_card, status_phrase
@@ -66,8 +66,7 @@ class LdrState:
         self.page: str | None = None
         self.page_url: str | None = None
         self.line_offset = 0
-        # proof -> [(page source path, page URL), ...] of the pages with its card, set by the plugin
-        self.card_urls: dict[str, list[tuple[str, str]]] | None = None
+        self.card_urls: Pages | None = None  # the plugin sets it: see links.py
         self.diagnostics: list[Diagnostic] = []
         self.lines: list[str] = []
         self.locations = Locations()
@@ -114,46 +113,19 @@ class LdrState:
             self._cache[name] = {device: visible_record(item) for device, item in found.items()}
         return self._cache[name]
 
-    def base_url(self) -> str:
-        if not self.page_url:
-            return ""
-        depth = self.page_url.rstrip("/").count("/") + (1 if self.page_url.endswith("/") else 0)
-        return "../" * depth
+    def links(self) -> CardLinks:
+        return CardLinks(self.card_urls, self.page, self.page_url)
 
-    def card_page(self, name: str) -> tuple[str, str] | None:
-        """The page that shows a proof's card: this one if it does, else the first that does."""
-        pages = (self.card_urls or {}).get(name) or []
-        for source, url in pages:
-            if source == self.page:
-                return source, url
-        return pages[0] if pages else None
+    def base_url(self) -> str:
+        return base_url(self.page_url)
 
     def card_href(self, name: str) -> str:
         """A browser link (for raw HTML) to a proof's card, or (no card) to its script."""
-        if self.card_urls is None:
-            return f"#proof-{name}"
-        target = self.card_page(name)
-        if target is None:
-            return f"{self.base_url()}proofs/{name}.py"
-        if target[0] == self.page:
-            return f"#proof-{name}"
-        return f"{self.base_url()}{target[1]}#proof-{name}"
+        return self.links().url(name)
 
     def source_href(self, name: str) -> str:
-        """The same target as :meth:`card_href`, written as a path from this page's source file.
-
-        Links in the Markdown tree are resolved and checked by MkDocs against its files (and
-        rewritten to URLs), so they must name files: ``other.md#proof-x``, ``proofs/x.py``.
-        """
-        if self.card_urls is None or not self.page:
-            return f"#proof-{name}"
-        target = self.card_page(name)
-        if target is not None and target[0] == self.page:
-            return f"#proof-{name}"
-        here = posixpath.dirname(self.page) or "."
-        if target is not None:
-            return f"{posixpath.relpath(target[0], here)}#proof-{name}"
-        return posixpath.relpath(f"proofs/{name}.py", here)
+        """The same target as a path from this page's source, for MkDocs to resolve and check."""
+        return self.links().source(name)
 
     def context(self) -> Context:
         return Context(root=self.root, page=self.page, base_url=self.base_url(),
@@ -288,27 +260,11 @@ class LdrState:
             raw = lookup(item.data, key)
         except KeyError as exc:
             raise DirectiveError(
-                f"proof {name} has no data key {key!r} (no {exc.args[0]!r}); known keys: {known_keys(item)}"
+                f"proof {name} has no data key {key!r} (no {exc.args[0]!r}); known keys: "
+                + describe_data(item.data, item.stdout.splitlines(),
+                                None if item.provenance.get("status") == "ok" else status_phrase(item.provenance))
             ) from None
         return format_value(raw, fmt or ""), f"{key} = {raw!r}", item
-
-
-def known_keys(item: ProofData) -> str:
-    """The data keys a record has or, when it has none, what its output really holds."""
-    keys = key_paths(item.data)
-    if keys:
-        return ", ".join(keys)
-    why = []
-    p = item.provenance
-    if p.get("status") != "ok":
-        why.append(f"its only recorded run {status_phrase(p)}, so it holds no data")
-    problems = parse_output(item.stdout.splitlines()).problems
-    if problems:
-        shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
-        why.append(f"its data lines could not be read: {shown}")
-    if not why:
-        why.append("the proof printed no NAME=<json> lines")
-    return f"(none: {'; '.join(why)})"
 
 
 def card_names(text: str) -> list[str]:

@@ -195,6 +195,21 @@ def test_an_unexpected_exception_in_a_value_is_an_error_with_its_line(project, m
                        "--force` rewrites one)")
 
 
+def test_a_nan_already_in_the_store_fails_the_instrument_with_its_line(project, md):
+    sweep = [{"numel": 1, "us": 0.5}, {"numel": 1024, "us": 3.0}]
+    project.proof("meter", "import json\nprint('TOLL=' + json.dumps({'small_us': 0.5, 'large_us': 3.0}))\n"
+                           f"print('SWEEP=' + json.dumps({sweep!r}))\n")
+    md("```instrument\nname: toll-meter\nproof: meter\n```\n")  # records it
+    record = json.loads(project.record("meter").read_text())
+    record["data"]["TOLL"]["extra"] = float("nan")  # as a store written before NaN was refused
+    project.record("meter").write_text(json.dumps(record))
+    md.state.begin_build()
+    message = error(md, "Text.\n\n```instrument\nname: toll-meter\nproof: meter\n```\n")
+    assert message.startswith("docs/chapter.md:3: the instrument fence could not be rendered: ValueError: "
+                              "Out of range float values are not JSON compliant")
+    assert "finite" in error(md, "{{ meter.TOLL.extra }}\n")
+
+
 def test_a_wrong_typed_record_field_fails_a_strict_build(project):
     project.proof("twelve_ideas", TOLL)
     assert project.ldr("run").returncode == 0
