@@ -339,3 +339,56 @@ def test_value_links_resolve_under_strict(evil):
     deep = evil.html("deep/page")
     assert re.search(r'<a class="ldr-value" [^>]*href="\.\./\.\./proofs/lone\.py"', deep)
     assert (evil.root / "site" / "proofs" / "lone.py").is_file()
+
+
+def test_lines_inside_containers(evil):
+    """Admonitions, details and tabs indent their content; quotes and lists nest it."""
+    text = textwrap.dedent('''\
+        # T
+
+        !!! note "Title"
+
+            Text {{ toll.TOLL.n5 }}.
+
+            ```proof-output
+            proof: toll
+            grep: "a7"
+            ```
+
+        ??? details
+
+            === "Tab"
+
+                Tab {{ toll.TOLL.n16 }}
+
+                ```proof-output
+                proof: toll
+                grep: "t18"
+                ```
+
+        > ```proof-output
+        > proof: toll
+        > grep: "q23"
+        > ```
+
+        - item {{ toll.TOLL.n28 }}
+
+            ```proof-output
+            proof: toll
+            grep: "l30"
+            ```
+
+        Last {{ toll.TOLL.n35 }}
+        ''')
+    state = LdrState(evil.root, raise_errors=False, autorun=True)
+    state.begin_page("chapter.md", "")
+    engine = pymd.Markdown(
+        extensions=["attr_list", "admonition", "pymdownx.details", "pymdownx.tabbed", "pymdownx.superfences",
+                    LdrExtension(state=state)],
+        extension_configs={"pymdownx.superfences": {"custom_fences": custom_fences()},
+                           "pymdownx.tabbed": {"alternate_style": True}})
+    engine.convert(text)
+    found = sorted((int(d.message.split(":")[1]), re.findall(r"'([a-z]\d+|TOLL\.n\d+)'", d.message)[0])
+                   for d in state.diagnostics)
+    assert found == [(5, "TOLL.n5"), (7, "a7"), (16, "TOLL.n16"), (18, "t18"), (23, "q23"),
+                     (28, "TOLL.n28"), (30, "l30"), (35, "TOLL.n35")]
