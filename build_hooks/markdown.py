@@ -315,13 +315,18 @@ def fence_format(source, language, class_name, options, md, **kwargs) -> str:
             "`build_hooks.markdown`) to markdown_extensions")
     spot = state.locations.take(language, source)
     line = spot.line if spot is not None else None
+    what = f"the {language} fence"
     try:
-        html = visible(state.render_fence(language, parse_options(source, language), line))
+        options = parse_options(source, language)
+        subject = options.get("arg") or options.get("name") or options.get("proof")
+        if isinstance(subject, str):
+            what = f"the {language} fence for {subject}"
+        html = visible(state.render_fence(language, options, line))
         state.claim_ids(html, language, line)
         return state.defer(html)
     except Exception as exc:  # noqa: BLE001 - see the docstring
         try:
-            return state.fail(exc, line, what=f"the {language} fence")
+            return state.fail(exc, line, what=what)
         except DirectiveError as error:
             raise SuperFencesException(str(error)) from error
 

@@ -176,7 +176,7 @@ def test_an_unexpected_exception_in_a_fence_is_an_error_with_its_line(project, m
     project.record("toll").write_text(json.dumps(record))
     md.state.begin_build()
     message = error(md, "# T\n\nintro\n\n```proof\ntoll\n```\n")
-    assert message.startswith("docs/chapter.md:5: the proof fence could not be rendered: ValueError:")
+    assert message.startswith("docs/chapter.md:5: the proof fence for toll could not be rendered: ValueError:")
     assert "proofs/_results" in message
 
 
@@ -205,7 +205,7 @@ def test_a_nan_already_in_the_store_fails_the_instrument_with_its_line(project, 
     project.record("meter").write_text(json.dumps(record))
     md.state.begin_build()
     message = error(md, "Text.\n\n```instrument\nname: toll-meter\nproof: meter\n```\n")
-    assert message.startswith("docs/chapter.md:3: the instrument fence could not be rendered: ValueError: "
+    assert message.startswith("docs/chapter.md:3: the instrument fence for toll-meter could not be rendered: ValueError: "
                               "Out of range float values are not JSON compliant")
     assert "finite" in error(md, "{{ meter.TOLL.extra }}\n")
 
@@ -219,7 +219,7 @@ def test_a_wrong_typed_record_field_fails_a_strict_build(project):
     project.page("index.md", "# Home\n\nSome text.\n\n```proof\ntwelve_ideas\n```\n")
     result = project.build()
     assert result.returncode != 0
-    assert "docs/index.md:5: the proof fence could not be rendered: ValueError" in result.stderr
+    assert "docs/index.md:5: the proof fence for twelve_ideas could not be rendered: ValueError" in result.stderr
 
 
 # -- 4. every error names its own line -------------------------------------------------------
@@ -330,6 +330,8 @@ def test_value_links_resolve_under_strict(evil):
     evil.page("other.md", "# Other\n\n```proof\ntoll\n```\n\nHere {{ toll.TOLL.small_us | .1f }}.\n")
     (evil.root / "docs" / "deep").mkdir()
     evil.page("deep/page.md", "# Deep\n\nOnly a value: {{ lone.N }}.\n")
+    config = evil.root / "mkdocs.yml"  # every link and anchor checked, not only missing files
+    config.write_text(config.read_text() + "validation:\n  anchors: warn\n  unrecognized_links: warn\n")
     result = evil.build()
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr
