@@ -247,6 +247,12 @@ def test_errors_name_their_own_lines_in_a_strict_build(evil):
                        (46, "absent 46"), (50, "TOLL.nope"), (52, "TOLL.nope"), (55, "TOLL.nope")]
 
 
+def test_identical_fences_each_get_their_own_line(evil):
+    fence = '```proof-output\nproof: toll\ngrep: "absent"\n```\n'
+    _, errors = collect(evil, f"{fence}\ntext\n\n{fence}\n{fence}\n- item\n\n    {fence.replace(chr(10), chr(10) + '    ')}")
+    assert sorted(int(m.split(":")[1]) for m in errors) == [1, 8, 13, 20]
+
+
 def test_a_card_after_an_excerpt_names_its_own_line(evil, md):
     message = error(md, 'Intro.\n\n```proof-output\nproof: toll\ngrep: "4M"\n```\n\nMore.\n\n'
                         "```proof\nname: toll\ndevice: cpu\n```\n")
