@@ -6,6 +6,11 @@ ProperDocs, plain Python-Markdown) list the ``ldr`` extension and add :func:`cus
 to superfences' ``custom_fences`` (README, "Other generators").
 
 Inline values: ``{{ proof.NAME.key | format }}`` (``proof@cuda.NAME...`` picks a device).
+
+Trust rules: whatever a proof printed is text (escaped, control characters made visible, never
+read as Markdown); any exception while rendering a directive is an error naming the page and
+the line of that directive (located with markdown-it-py before superfences runs: locate.py);
+a fence refuses options it does not take; a page shows each proof's card once.
 """
 
 from __future__ import annotations
