@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -17,33 +18,56 @@ class ParsedOutput:
 
 
 def parse_output(lines: list[str]) -> ParsedOutput:
-    """Split output lines into visible lines and data; a malformed data line is a problem.
+    """Split output lines into visible lines and data; a bad data line is a problem.
 
-    A line ``NAME=<json>`` whose value is valid JSON is data and is hidden from pages.
-    A line that looks like data but is not valid JSON stays visible and is reported.
-    A NAME printed twice keeps its last value (and is reported).
+    A line ``NAME=<json>`` whose value is valid, finite JSON is data and is hidden from pages.
+    A line that looks like data but is not valid JSON, or holds ``NaN`` or an infinity (which
+    standard JSON cannot carry), stays visible, is not stored, and is reported in ``problems``
+    (one sentence each, starting with its output line). A NAME printed twice keeps its last
+    value (and is reported).
     """
     visible: list[str] = []
     data: dict = {}
     problems: list[str] = []
+    seen: set[str] = set()
     for number, line in enumerate(lines, 1):
         match = DATA_LINE.match(line)
         if not match:
             visible.append(line)
             continue
         name, raw = match.groups()
+        if name in seen:
+            problems.append(f"output line {number}: {name} printed twice; the last value wins")
+        seen.add(name)
         try:
             value = json.loads(raw)
         except ValueError as exc:
-            problems.append(f"output line {number}: {name}= is not valid JSON ({exc.msg})")
+            last = ("; it is the output's last line: a proof stopped by its output cap is cut off "
+                    "there" if number == len(lines) else "")
+            problems.append(f"output line {number}: {name}= is not valid JSON ({exc.msg}){last}")
             visible.append(line)
             continue
-        if name in data:
-            problems.append(f"output line {number}: {name} printed twice; the last value wins")
+        bad = non_finite(value, name)
+        if bad:
+            problems.extend(f"output line {number}: {path} is {what}; data must be finite numbers "
+                            "(print null or a string instead)" for path, what in bad)
+            visible.append(line)
+            continue
         data[name] = value
     while visible and not visible[-1].strip():
         visible.pop()
     return ParsedOutput(visible, data, problems)
+
+
+def non_finite(node, path: str) -> list[tuple[str, str]]:
+    """(key path, "NaN" | "Infinity" | "-Infinity") for every non-finite number in ``node``."""
+    if isinstance(node, float) and not math.isfinite(node):
+        return [(path, "NaN" if math.isnan(node) else ("Infinity" if node > 0 else "-Infinity"))]
+    if isinstance(node, dict):
+        return [bad for key, value in node.items() for bad in non_finite(value, f"{path}.{key}")]
+    if isinstance(node, list):
+        return [bad for index, value in enumerate(node) for bad in non_finite(value, f"{path}.{index}")]
+    return []
 
 
 def lookup(data: dict, path: str):
@@ -62,6 +86,26 @@ def lookup(data: dict, path: str):
             raise KeyError(".".join([*walked, part]))
         walked.append(part)
     return node
+
+
+def describe_data(data: dict, lines: list[str], failed: str | None = None) -> str:
+    """The keys a record's data has or, with none, what its output really holds.
+
+    ``failed``: how its only recorded run ended ("timed out"), when it did not succeed.
+    """
+    keys = key_paths(data)
+    if keys:
+        return ", ".join(keys)
+    why = []
+    if failed:
+        why.append(f"its only recorded run {failed}, so it holds no data")
+    problems = parse_output(lines).problems
+    if problems:
+        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        why.append(f"its data lines could not be read: {'; '.join(problems[:3])}{more}")
+    if not why:
+        why.append("the proof printed no NAME=<json> lines")
+    return f"(none: {'; '.join(why)})"
 
 
 def key_paths(data, prefix: str = "", limit: int = 60) -> list[str]:

@@ -6,6 +6,11 @@ ProperDocs, plain Python-Markdown) list the ``ldr`` extension and add :func:`cus
 to superfences' ``custom_fences`` (README, "Other generators").
 
 Inline values: ``{{ proof.NAME.key | format }}`` (``proof@cuda.NAME...`` picks a device).
+
+Trust rules: whatever a proof printed is text (escaped, control characters made visible, never
+read as Markdown); any exception while rendering a directive is an error naming the page and
+the line of that directive (located with markdown-it-py before superfences runs: locate.py);
+a fence refuses options it does not take; a page shows each proof's card once.
 """
 
 from __future__ import annotations
@@ -21,16 +26,21 @@ import yaml
 from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
+from markdown.util import AtomicString
 
+from .cache import TextCache, key_of
 from .context import Context, ProofData
-from .datalines import key_paths, lookup
 from . import pinref
+from .datalines import describe_data, lookup
 from .defer import defer
 from .errors import DirectiveError, LdrError
 from .library import Diagnostic, Library
-from .cache import TextCache, key_of
+from .links import CardLinks, Pages, base_url
+from .locate import VALUE_KIND, Locations, locate
+from .options import check_options
 from .render.card import highlight_source, render_card, status_phrase
-from .render.excerpt import render_excerpt
+from .render.excerpt import EXCERPT_OPTIONS, render_excerpt
+from .render.safe import visible, visible_record
 from .render.values import format_value
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
@@ -42,6 +52,9 @@ HANDLERS = {
     "claim": "build_hooks.render.claim:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
+# What the two core fences take; a handler's module declares its own as OPTIONS.
+OPTIONS = {"proof": ("name",), "proof-output": EXCERPT_OPTIONS}
+ID = re.compile(r'\sid="([^"]+)"')
 VALUE = re.compile(
     r"\{\{\s*(?P<proof>[a-z][a-z0-9_]*)(?:@(?P<device>cpu|cuda|mps))?\.(?P<key>[A-Za-z0-9_.\-]+)"
     r"\s*(?:\|\s*(?P<fmt>[^}|]*?))?\s*\}\}"
@@ -60,9 +73,13 @@ class LdrState:
         self.page: str | None = None
         self.page_url: str | None = None
         self.line_offset = 0
-        self.card_urls: dict[str, str] | None = None  # proof -> page URL, set by the plugin
+        self.card_urls: Pages | None = None  # the plugin sets it: see links.py
         self.diagnostics: list[Diagnostic] = []
         self.lines: list[str] = []
+        self.locations = Locations()
+        self.fence_line: int | None = None  # the line of the fence being rendered
+        self.cards: dict[str, int | None] = {}  # proof -> line of its card on this page
+        self.ids: dict[str, tuple[str, int | None]] = {}  # id -> (fence, line) on this page
         self._cache: dict[str, dict[str, ProofData]] = {}
         self._checked: set[str] = set()
         self.highlights = TextCache.for_project(self.root, "highlight", ".html")
@@ -82,32 +99,41 @@ class LdrState:
 
     def begin_page(self, page: str | None, page_url: str | None = None, line_offset: int = 0) -> None:
         self.page, self.page_url, self.line_offset = page, page_url, line_offset
+        self.begin_text([])
+
+    def begin_text(self, lines: list[str]) -> None:
+        """The Markdown about to be converted: find where its directives are."""
+        self.lines = list(lines)
+        self.cards, self.ids = {}, {}
+        try:
+            self.locations = Locations(locate("\n".join(self.lines), FENCES, VALUE))
+        except Exception:  # noqa: BLE001 - lines are a courtesy; fall back to searching the text
+            self.locations = Locations()
 
     # -- lookups -------------------------------------------------------------
     def records(self, name: str) -> dict[str, ProofData]:
+        """A proof's records as pages show them: control characters made visible."""
         if name not in self._cache:
             if self.autorun and name not in self._checked and name in self.library.proofs:
                 self._checked.add(name)
                 self.library.run([name])
-            self._cache[name] = self.library.lookup(name)
+            found = self.library.lookup(name)
+            self._cache[name] = {device: visible_record(item) for device, item in found.items()}
         return self._cache[name]
 
+    def links(self) -> CardLinks:
+        return CardLinks(self.card_urls, self.page, self.page_url)
+
     def base_url(self) -> str:
-        if not self.page_url:
-            return ""
-        depth = self.page_url.rstrip("/").count("/") + (1 if self.page_url.endswith("/") else 0)
-        return "../" * depth
+        return base_url(self.page_url)
 
     def card_href(self, name: str) -> str:
-        """Where a proof's card is: this page, another page, or (no card) its script."""
-        if self.card_urls is None:
-            return f"#proof-{name}"
-        target = self.card_urls.get(name)
-        if target is None:
-            return f"{self.base_url()}proofs/{name}.py"
-        if target == self.page_url:
-            return f"#proof-{name}"
-        return f"{self.base_url()}{target}#proof-{name}"
+        """A browser link (for raw HTML) to a proof's card, or (no card) to its script."""
+        return self.links().url(name)
+
+    def source_href(self, name: str) -> str:
+        """The same target as a path from this page's source, for MkDocs to resolve and check."""
+        return self.links().source(name)
 
     def context(self) -> Context:
         return Context(root=self.root, page=self.page, base_url=self.base_url(),
@@ -123,56 +149,102 @@ class LdrState:
         page = f"docs/{self.page}" if self.page else "<markdown>"
         return f"{page}:{line + self.line_offset}" if line else page
 
+    def at(self, line: int | None) -> str:
+        return f"line {line + self.line_offset}" if line else "an unknown line"
+
     def defer(self, html: str) -> str:
         """Under the plugin, bulky SVG and source leave the page until it is written."""
         if self.deferred is None:
             return html
         return defer(html, stash=self.deferred)[0]
 
-    def fail(self, exc: Exception, line: int | None) -> str:
-        message = f"{self.where(line)}: {exc}"
+    def fail(self, exc: Exception, line: int | None, what: str = "this directive") -> str:
+        """Any exception while rendering a directive: an error naming the page and line."""
+        if isinstance(exc, LdrError):
+            cause = str(exc)
+        else:
+            cause = (f"{what} could not be rendered: {type(exc).__name__}: {exc} (an unexpected "
+                     "error: a record in proofs/_results with a field of the wrong type causes "
+                     "this; `ldr status` lists the records, `ldr run NAME --force` rewrites one)")
+        message = visible(f"{self.where(line)}: {cause}")
         if self.raise_errors:
             raise DirectiveError(message) from exc
         self.diagnostics.append(Diagnostic("error", message, page=self.page))
         return f'<div class="ldr-error" role="alert">{escape(message)}</div>'
 
     def find_line(self, needle: str, fence: str | None = None) -> int | None:
+        """The line of the fence being rendered (for a handler's report), else the first line
+        containing ``needle``."""
+        if fence is not None and self.fence_line is not None:
+            return self.fence_line
         for number, line in enumerate(self.lines, 1):
-            if fence is not None:
-                stripped = line.lstrip()
-                if stripped[:3] in ("```", "~~~") and stripped.lstrip("`~").strip().startswith(fence):
-                    following = "\n".join(self.lines[number: number + 3])
-                    if not needle.strip() or needle.strip().splitlines()[0].strip() in following:
-                        return number
-            elif needle in line:
+            if needle and needle in line:
+                return number
+        return None
+
+    def value_line(self, text: str) -> int | None:
+        spot = self.locations.take(VALUE_KIND, text)
+        if spot is not None:
+            return spot.line
+        for number, line in enumerate(self.lines, 1):  # not located (e.g. an admonition title)
+            if text in line:
                 return number
         return None
 
     # -- rendering -----------------------------------------------------------
-    def render_fence(self, fence: str, options: dict) -> str:
+    def render_fence(self, fence: str, options: dict, line: int | None = None) -> str:
+        if fence in OPTIONS:
+            check_options(fence, options, OPTIONS[fence])
         if fence == "proof":
-            name = options.get("arg") or options.get("name")
-            if not name:
-                raise DirectiveError("a proof card needs the proof's name as the fence body")
-            records = self.records(str(name))
-            proof = self.library.proofs[str(name)]
-            self.report_card(proof.name, proof.accelerator, records)
-            href = self.context().site_path(f"proofs/{proof.path.name}")
-            code = self.highlights.get_or_make(key_of(proof.sha256, pygments.__version__),
-                                               lambda: highlight_source(proof.source))
-            return render_card(proof, records, href, code)
+            return self.render_card(options, line)
         if fence == "proof-output":
             name = options.get("proof") or options.get("arg")
             if not name:
                 raise DirectiveError("proof-output needs `proof: <name>` and `grep:`, `from:` or `lines:`")
             return render_excerpt(self.pick(str(name), options.get("device")), options,
                                   self.card_href(str(name)))
-        module, _, func = HANDLERS[fence].partition(":")
+        module_name, _, func = HANDLERS[fence].partition(":")
         try:
-            handler = getattr(importlib.import_module(module), func)
+            module = importlib.import_module(module_name)
+            handler = getattr(module, func)
         except (ImportError, AttributeError) as exc:
             raise DirectiveError(f"the {fence!r} directive is not available ({exc})") from exc
+        allowed = getattr(module, "OPTIONS", None)
+        if allowed is not None:
+            check_options(fence, options, allowed)
         return handler(options, self.context())
+
+    def render_card(self, options: dict, line: int | None) -> str:
+        name = options.get("arg") or options.get("name")
+        if not name:
+            raise DirectiveError("a proof card needs the proof's name as the fence body")
+        name = str(name)
+        if name in self.cards:
+            raise DirectiveError(
+                f"proof {name} already has a card on this page at {self.at(self.cards[name])}; a page "
+                "shows each proof's card once; quote it with proof-output or an inline value instead")
+        records = self.records(name)
+        proof = self.library.proofs[name]
+        self.report_card(proof.name, proof.accelerator, records)
+        href = self.context().site_path(f"proofs/{proof.path.name}")
+        code = self.highlights.get_or_make(key_of(proof.sha256, pygments.__version__),
+                                           lambda: highlight_source(proof.source))
+        html = render_card(proof, records, href, code)
+        self.cards[name] = line
+        return html
+
+    def claim_ids(self, html: str, fence: str, line: int | None) -> None:
+        """Refuse a directive whose HTML repeats an id another directive on the page has."""
+        found = list(dict.fromkeys(ID.findall(html)))
+        for ident in found:
+            if ident in self.ids:
+                kind, first = self.ids[ident]
+                raise DirectiveError(
+                    f"this {fence} fence would repeat the id {ident!r} of the {kind} fence at "
+                    f"{self.at(first)}; an id must be unique on a page: show it once, or make "
+                    "the two differ (e.g. another frame of the drawing)")
+        for ident in found:
+            self.ids[ident] = (fence, line)
 
     def pick(self, name: str, device: str | None) -> ProofData:
         records = self.records(name)
@@ -183,6 +255,7 @@ class LdrState:
         return self.context().proof(name)
 
     def report_card(self, name: str, accelerator: str, records: dict[str, ProofData]) -> None:
+        where = self.where(None)  # about the proof, not the fence: named once per page
         for item in records.values():
             p = item.provenance
             failure = p.get("failure")
@@ -193,13 +266,13 @@ class LdrState:
                 tail_lines = "\n    ".join(what.get("stderr_tail") or []) or "(no output)"
                 self.diagnostics.append(Diagnostic(
                     "warning",
-                    f"{self.where(None)}: proof {name} ({p['device_class']}) failed under torch "
+                    f"{where}: proof {name} ({p['device_class']}) failed under torch "
                     f"{what['torch']} on {what['measured_at']}: it {what['message']}; last lines:\n    "
                     f"{tail_lines}", page=self.page, proof=name))
         if accelerator != "none" and not {"cuda", "mps"} & set(records):
             level = "info" if "cpu" in records else "warning"
             self.diagnostics.append(Diagnostic(
-                level, f"{self.where(None)}: proof {name} is not yet measured on an accelerator"
+                level, f"{where}: proof {name} is not yet measured on an accelerator"
                 + ("; the page shows its CPU result" if level == "info" else ""),
                 page=self.page, proof=name))
 
@@ -209,11 +282,26 @@ class LdrState:
         try:
             raw = lookup(item.data, key)
         except KeyError as exc:
-            known = ", ".join(key_paths(item.data)) or "(none: the proof printed no NAME=<json> lines)"
             raise DirectiveError(
-                f"proof {name} has no data key {key!r} (no {exc.args[0]!r}); known keys: {known}"
+                f"proof {name} has no data key {key!r} (no {exc.args[0]!r}); known keys: "
+                + describe_data(item.data, item.stdout.splitlines(),
+                                None if item.provenance.get("status") == "ok" else status_phrase(item.provenance))
             ) from None
         return format_value(raw, fmt or ""), f"{key} = {raw!r}", item
+
+
+def card_names(text: str) -> list[str]:
+    """The proofs whose cards a page's Markdown shows (fences in code blocks do not count)."""
+    names = []
+    for spot in locate(text, ("proof",)):
+        try:
+            options = parse_options(spot.text, "proof")
+        except DirectiveError:
+            continue  # the page's build reports it
+        name = options.get("arg") or options.get("name")
+        if name:
+            names.append(str(name))
+    return names
 
 
 def parse_options(source: str, fence: str) -> dict:
@@ -235,21 +323,35 @@ def fence_validator(language, inputs, options, attrs, md) -> bool:
 
 
 def fence_format(source, language, class_name, options, md, **kwargs) -> str:
+    """superfences' formatter for every ldr fence.
+
+    superfences turns any exception but its own into a plain code block, silently, so every
+    exception is caught here: under the plugin it becomes a collected error (the build fails),
+    elsewhere a SuperFencesException naming the page and line.
+    """
+    from pymdownx.superfences import SuperFencesException
+
     state: LdrState | None = getattr(md, "ldr_state", None)
     if state is None:
-        from pymdownx.superfences import SuperFencesException
-
         raise SuperFencesException(
             f"the {language!r} fence needs the ldr Markdown extension; add `- ldr` (or "
             "`build_hooks.markdown`) to markdown_extensions")
+    spot = state.locations.take(language, source)
+    line = spot.line if spot is not None else None
+    state.fence_line = line
+    what = f"the {language} fence"
     try:
-        return state.defer(state.render_fence(language, parse_options(source, language)))
-    except LdrError as exc:
+        options = parse_options(source, language)
+        subject = options.get("arg") or options.get("name") or options.get("proof")
+        if isinstance(subject, str):
+            what = f"the {language} fence for {subject}"
+        html = visible(state.render_fence(language, options, line))
+        state.claim_ids(html, language, line)
+        return state.defer(html)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
         try:
-            return state.fail(exc, state.find_line(source, fence=language))
+            return state.fail(exc, line, what=what)
         except DirectiveError as error:
-            from pymdownx.superfences import SuperFencesException
-
             raise SuperFencesException(str(error)) from error
 
 
@@ -259,13 +361,21 @@ def custom_fences() -> list[dict]:
 
 
 class _SourceLines(Preprocessor):
+    """Runs before superfences sees the text: records where every directive is."""
+
     def __init__(self, md, state: LdrState):
         super().__init__(md)
         self.state = state
 
     def run(self, lines):
-        self.state.lines = list(lines)
+        self.state.begin_text(lines)
         return lines
+
+
+def _text(value: str) -> str:
+    """For etree text and attributes: Python-Markdown's serializer escapes ``<`` and ``>`` but
+    leaves ``&`` alone where it starts an entity, so escape every ``&`` first."""
+    return visible(value).replace("&", "&amp;")
 
 
 class _ValuePattern(InlineProcessor):
@@ -275,19 +385,21 @@ class _ValuePattern(InlineProcessor):
 
     def handleMatch(self, m, data):
         state = self.state
+        line = state.value_line(m.group(0))
         try:
             text, detail, item = state.value(m)
-        except LdrError as exc:
-            html = state.fail(exc, state.find_line(m.group(0)))
+            p = item.provenance
+            el = etree.Element("a", {name: _text(value) for name, value in {
+                "class": "ldr-value", "href": state.source_href(item.name),
+                "data-proof": item.name, "data-key": m.group("key"),
+                "data-format": (m.group("fmt") or "").strip(),
+                "title": f"{item.name}: {detail} (torch {p['torch']}, {p['device']}, {p['measured_at']})",
+            }.items()})
+            # Atomic: later inline patterns must not read the value as Markdown or HTML.
+            el.text = AtomicString(_text(text))
+        except Exception as exc:  # noqa: BLE001 - any failure is the page's error, with its line
+            html = state.fail(exc, line, what=f"the value {m.group(0)}")
             return self.md.htmlStash.store(html), m.start(0), m.end(0)
-        p = item.provenance
-        el = etree.Element("a", {
-            "class": "ldr-value", "href": state.card_href(item.name),
-            "data-proof": item.name, "data-key": m.group("key"),
-            "data-format": (m.group("fmt") or "").strip(),
-            "title": f"{item.name}: {detail} (torch {p['torch']}, {p['device']}, {p['measured_at']})",
-        })
-        el.text = text
         return el, m.start(0), m.end(0)
 
 

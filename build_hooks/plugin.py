@@ -25,12 +25,11 @@ from mkdocs.structure.files import File
 from .defer import restore
 from .errors import LdrError
 from .library import Library
-from .markdown import LdrExtension, LdrState, custom_fences
+from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from .status import store_diagnostics
 
 log = get_plugin_logger("ldr")
 ANCHOR = re.compile(r'\sid="([^"]+)"')
-CARD = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*proof[ \t]*\n[ \t]*(?:name:[ \t]*)?([a-z][a-z0-9_]*)[ \t]*\n", re.M)
 
 
 class LdrConfig(Config):
@@ -106,18 +105,22 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 uri = f"{folder}/{path.name}"
                 if files.get_file_from_path(uri) is None:
                     files.append(File.generated(config, uri, abs_src_path=str(path)))
-        cards: dict[str, str] = {}
+        cards: dict[str, list[tuple[str, str]]] = {}
         for file in files.documentation_pages():
-            for name in CARD.findall(file.content_string):
-                cards.setdefault(name, _url(file.url))
+            for name in card_names(file.content_string):
+                cards.setdefault(name, []).append((file.src_uri, _url(file.url)))
         self.state.card_urls = cards
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
         self.state.deferred = {}
-        raw = page.file.content_string
-        start = raw.find(markdown[:200]) if markdown else -1
-        offset = raw[:start].count("\n") if start > 0 else 0
+        raw = page.file.content_string.replace("\r\n", "\n")
+        # MkDocs has cut the front matter off: count the lines it took.
+        if markdown and raw.endswith(markdown):
+            offset = raw[: len(raw) - len(markdown)].count("\n")
+        else:
+            start = raw.find(markdown[:200]) if markdown else -1
+            offset = raw[:start].count("\n") if start > 0 else 0
         self.state.begin_page(page.file.src_uri, _url(page.url), offset)
         return markdown
 

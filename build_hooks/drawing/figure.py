@@ -18,9 +18,10 @@ from html import escape
 from pathlib import Path
 
 from ..errors import DirectiveError, DrawingError
+from ..options import check_options
 from .cache import default_dir, render_file
 
-KEYS = {"src", "arg", "alt", "caption", "frame"}
+OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes
 EDIT_TEXT = "open it in Excalidraw and edit it"
 
 
@@ -35,10 +36,7 @@ def _scene_text(path: Path) -> str:
 
 
 def _resolve(options: dict, ctx) -> tuple[str, Path]:
-    unknown = set(options) - KEYS
-    if unknown:
-        raise DirectiveError(f"figure: unknown option(s) {', '.join(sorted(map(str, unknown)))}; "
-                             f"use {', '.join(sorted(KEYS - {'arg'}))}")
+    check_options("figure", options, OPTIONS)
     src = options.get("src", options.get("arg"))
     if not isinstance(src, str) or not src.strip():
         raise DirectiveError("figure: no drawing given; write `src: name.excalidraw` (a file under drawings/)")

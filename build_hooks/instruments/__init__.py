@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..context import Context
 from ..errors import DirectiveError
+from ..options import check_options
 from . import graph_walker, library_sizes, promotion_table, stride_explorer, toll_meter, two_clocks
 
 INSTRUMENTS = {
@@ -20,16 +21,13 @@ INSTRUMENTS = {
     "promotion-table": promotion_table,
 }
 DEFAULT_PROOFS = {name: mod.DEFAULT_PROOF for name, mod in INSTRUMENTS.items()}
-KEYS = {"name", "arg", "proof"}
+OPTIONS = ("name", "proof")  # the one list of what an instrument fence takes
 
 
 def render_fence(options: dict, ctx: Context) -> str:
     if not isinstance(options, dict):
         raise DirectiveError("instrument: write a name (toll-meter) or a mapping {name: ..., proof: ...}")
-    unknown = set(options) - KEYS
-    if unknown:
-        raise DirectiveError(f"instrument: unknown option(s) {', '.join(sorted(map(str, unknown)))}; "
-                             "allowed: name, proof")
+    check_options("instrument", options, OPTIONS)
     name = options.get("name", options.get("arg"))
     if not isinstance(name, str) or name.strip() not in INSTRUMENTS:
         raise DirectiveError(f"instrument: unknown instrument {name!r}; choose one of {', '.join(INSTRUMENTS)}")

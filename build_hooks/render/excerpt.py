@@ -8,6 +8,9 @@ from ..context import ProofData
 from ..datalines import parse_output
 from ..errors import DirectiveError
 
+# The one list of what a proof-output fence takes (the markdown extension checks it).
+EXCERPT_OPTIONS = ("proof", "device", "grep", "from", "to", "lines")
+
 
 def parse_ranges(spec, count: int) -> list[int]:
     """``"2-4,7"`` -> [2, 3, 4, 7] (1-based), checked against ``count`` visible lines."""

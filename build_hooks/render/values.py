@@ -47,7 +47,11 @@ def _scaled(value: float, base: float, units: list[str], digits: int) -> str:
 
 
 def format_value(value, fmt: str = "") -> str:
+    """The value as text (plain text: the caller escapes it and never reads it as Markdown)."""
     fmt = fmt.strip()
+    if isinstance(value, float) and not math.isfinite(value):
+        raise DirectiveError(f"the value is {value!r}; data must be finite numbers (a record written "
+                             "before NaN was refused: run the proof again with `ldr run NAME --force`)")
     name = fmt.partition(":")[0]
     if name == "words":
         number = _number(value, fmt)

@@ -30,6 +30,8 @@ def test_formats(value, fmt, expected):
     ([1, 2], "", "not a single value"),
     (1.0, "bytes:x", "number of decimals"),
     (float("nan"), "words", "nan"),
+    (float("nan"), "", "finite"),
+    (float("-inf"), ".2f", "finite"),
 ])
 def test_bad_formats_say_why(value, fmt, fragment):
     with pytest.raises(DirectiveError, match=fragment):

@@ -1,0 +1,165 @@
+"""Where a page's directives are: the line of every ldr fence and every inline value.
+
+Python-Markdown does not tell an extension which source line it is rendering, and the same
+directive text can occur several times on a page, so searching the text for it gives the first
+occurrence, not the one that failed. Instead the page is parsed once with markdown-it-py, whose
+tokens carry line ranges, before any other preprocessor runs:
+
+* a fence token whose language is a directive gives that fence's first line and its body;
+* an inline token (a paragraph, a heading, a table cell) gives the first line of its text; a
+  value's line is that plus the newlines before it; values in code spans or escaped with a
+  backslash are skipped, as Python-Markdown skips them.
+
+Containers that CommonMark does not know (admonitions ``!!!``, details ``???``, tabs ``===``)
+indent their content by four spaces, which CommonMark would read as a code block; their
+content is shifted left first, keeping every line where it was. :class:`Locations` hands the
+lines out as the renderers ask for them, matching fences by kind and body, values by text, in
+order of occurrence. Pure functions: nothing here knows MkDocs or Python-Markdown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from markdown_it import MarkdownIt
+
+VALUE_KIND = "value"
+CONTAINER = re.compile(r"^(?:!!!|\?\?\?\+?|===)(?:\s|$)")
+FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True)
+class Spot:
+    kind: str
+    """A fence's language (``proof``, ``figure``...) or ``"value"``."""
+    line: int
+    """1-based line in the text that was located."""
+    text: str
+    """A fence's body, or a value exactly as written."""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def unfold_containers(lines: list[str]) -> list[str]:
+    """Blank out container markers and shift their content left; the line count is kept."""
+    out: list[str] = []
+    columns: list[int] = []  # content column of each open container, innermost last
+    fence: str | None = None
+    for raw in lines:
+        line = raw.expandtabs(4)
+        if not line.strip():
+            out.append("")
+            continue
+        while columns and _indent(line) < columns[-1]:
+            columns.pop()
+        shifted = line[columns[-1]:] if columns else line
+        body = shifted.lstrip(" ")
+        if fence is not None:
+            if body.startswith(fence) and not body[len(fence):].strip(fence[0]).strip():
+                fence = None
+            out.append(shifted)
+            continue
+        opened = FENCE_OPEN.match(body)
+        if opened:
+            fence = opened.group(1)
+            out.append(shifted)
+        elif CONTAINER.match(body):
+            columns.append(_indent(line) + 4)
+            out.append("")
+        else:
+            out.append(shifted)
+    return out
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every code span, by CommonMark's backtick-run rule."""
+    spans: list[tuple[int, int]] = []
+    runs = [m for m in re.finditer(r"`+", text) if not _escaped(text, m.start())]
+    i = 0
+    while i < len(runs):
+        opener = runs[i]
+        for j in range(i + 1, len(runs)):
+            if len(runs[j].group(0)) == len(opener.group(0)):
+                spans.append((opener.start(), runs[j].end()))
+                i = j
+                break
+        i += 1
+    return spans
+
+
+def _escaped(text: str, pos: int) -> bool:
+    slashes = 0
+    while pos - slashes - 1 >= 0 and text[pos - slashes - 1] == "\\":
+        slashes += 1
+    return slashes % 2 == 1
+
+
+def _language(info: str) -> str:
+    word = info.strip().split(None, 1)[0] if info.strip() else ""
+    if word.startswith("{"):  # ```{.proof} or ``` { .proof }
+        classes = re.findall(r"\.([\w-]+)", info)
+        return classes[0] if classes else ""
+    return word
+
+
+def locate(text: str, fences: Iterable[str], value: re.Pattern | None = None) -> list[Spot]:
+    """Every directive fence (of the given languages) and inline value, in document order."""
+    kinds = set(fences)
+    parser = MarkdownIt("commonmark", {"html": True}).enable("table")
+    spots: list[Spot] = []
+    for token in parser.parse("\n".join(unfold_containers(text.split("\n")))):
+        if token.map is None:
+            continue
+        if token.type == "fence":
+            kind = _language(token.info)
+            if kind in kinds:
+                spots.append(Spot(kind, token.map[0] + 1, token.content))
+        elif token.type == "inline" and value is not None:
+            content = token.content
+            skip = code_spans(content)
+            for match in value.finditer(content):
+                start = match.start()
+                if _escaped(content, start) or any(a <= start < b for a, b in skip):
+                    continue
+                spots.append(Spot(VALUE_KIND, token.map[0] + 1 + content.count("\n", 0, start),
+                                  match.group(0)))
+    return spots
+
+
+def _same(text: str, kind: str) -> str:
+    if kind == VALUE_KIND:
+        return " ".join(text.split())
+    return "\n".join(" ".join(line.split()) for line in text.strip().splitlines())
+
+
+@dataclass
+class Locations:
+    """A page's spots, handed out once each as the renderers reach them."""
+
+    spots: list[Spot] = field(default_factory=list)
+    taken: set[int] = field(default_factory=set)
+
+    def take(self, kind: str, text: str) -> Spot | None:
+        """The first spot not yet taken of this kind with this text; for a fence whose body
+        was not found as written, the first one of its kind not yet taken."""
+        wanted = _same(text, kind)
+        fallback = None
+        for index, spot in enumerate(self.spots):
+            if index in self.taken or spot.kind != kind:
+                continue
+            if _same(spot.text, kind) == wanted:
+                self.taken.add(index)
+                return spot
+            if fallback is None and kind != VALUE_KIND:
+                fallback = index
+        if fallback is not None:
+            self.taken.add(fallback)
+            return self.spots[fallback]
+        return None
+
+    def of_kind(self, kind: str) -> list[Spot]:
+        return [spot for spot in self.spots if spot.kind == kind]
