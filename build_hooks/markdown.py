@@ -28,7 +28,7 @@ from .defer import defer
 from .errors import DirectiveError, LdrError
 from .library import Diagnostic, Library
 from .cache import TextCache, key_of
-from .render.card import highlight_source, render_card, status_phrase
+from .render.card import highlight_source, pending_marker, render_card, status_phrase
 from .render.excerpt import render_excerpt
 from .render.values import format_value
 
@@ -44,6 +44,10 @@ VALUE = re.compile(
     r"\{\{\s*(?P<proof>[a-z][a-z0-9_]*)(?:@(?P<device>cpu|cuda|mps))?\.(?P<key>[A-Za-z0-9_.\-]+)"
     r"\s*(?:\|\s*(?P<fmt>[^}|]*?))?\s*\}\}"
 )
+
+
+class ProofPending(LdrError):
+    """A proof with no record yet is running in the background (the plugin under serve)."""
 
 
 class LdrState:
@@ -65,6 +69,7 @@ class LdrState:
         self._checked: set[str] = set()
         self.highlights = TextCache.for_project(self.root, "highlight", ".html")
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
+        self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
 
     @property
     def library(self) -> Library:
@@ -82,12 +87,14 @@ class LdrState:
         self.page, self.page_url, self.line_offset = page, page_url, line_offset
 
     # -- lookups -------------------------------------------------------------
-    def records(self, name: str) -> dict[str, ProofData]:
+    def records(self, name: str, pending_ok: bool = False) -> dict[str, ProofData]:
         if name not in self._cache:
             if self.autorun and name not in self._checked and name in self.library.proofs:
                 self._checked.add(name)
                 self.library.run([name])
             self._cache[name] = self.library.lookup(name)
+        if not self._cache[name] and name in self.rerunning and not pending_ok:
+            raise ProofPending(name)
         return self._cache[name]
 
     def base_url(self) -> str:
@@ -123,6 +130,8 @@ class LdrState:
         return defer(html, stash=self.deferred)[0]
 
     def fail(self, exc: Exception, line: int | None) -> str:
+        if isinstance(exc, ProofPending):  # not an error: the page reloads when it has run
+            return pending_marker(str(exc))
         message = f"{self.where(line)}: {exc}"
         if self.raise_errors:
             raise DirectiveError(message) from exc
@@ -147,13 +156,13 @@ class LdrState:
             name = options.get("arg") or options.get("name")
             if not name:
                 raise DirectiveError("a proof card needs the proof's name as the fence body")
-            records = self.records(str(name))
+            records = self.records(str(name), pending_ok=True)
             proof = self.library.proofs[str(name)]
             self.report_card(proof.name, proof.accelerator, records)
             href = self.context().site_path(f"proofs/{proof.path.name}")
             code = self.highlights.get_or_make(key_of(proof.sha256, pygments.__version__),
                                                lambda: highlight_source(proof.source))
-            return render_card(proof, records, href, code)
+            return render_card(proof, records, href, code, rerunning=proof.name in self.rerunning)
         if fence == "proof-output":
             name = options.get("proof") or options.get("arg")
             if not name:
