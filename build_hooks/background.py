@@ -28,6 +28,10 @@ from .store import Record
 Report = Callable[[str, str], None]  # (level: info|warning|error, message)
 
 
+class Stopped(LdrError):
+    """Raised inside a run when the scheduler stops before the next proof starts."""
+
+
 class Scheduler:
     def __init__(self, library: Library, on_change: Callable[[], None], report: Report):
         self.library = library
@@ -38,12 +42,14 @@ class Scheduler:
         self._running: dict[str, str] = {}  # the batch the worker is running now
         self._refused: dict[str, str] = {}  # proof -> hash whose run could not start (host error)
         self._stopping = False
+        self._restarting = False  # the host was stopped because a running proof changed
         self._thread: threading.Thread | None = None
 
     # -- the build's side ----------------------------------------------------------
     def submit(self, proofs: Iterable[Proof]) -> list[str]:
         """Queue these proofs (already queued or running at the same hash: nothing to do).
-        Returns the names newly queued."""
+        A proof that changed while it runs (a hang being fixed, say) is not waited for: the
+        host is stopped, and the batch runs again. Returns the names newly queued."""
         added = []
         with self._cond:
             if self._stopping:
@@ -55,6 +61,9 @@ class Scheduler:
                     continue
                 self._queued[proof.name] = sha
                 added.append(proof.name)
+                if proof.name in self._running and not self._restarting:
+                    self._restarting = True
+                    self._stop_host()
             if added:
                 self._ensure_thread()
                 self._cond.notify_all()
@@ -80,17 +89,22 @@ class Scheduler:
             self._stopping = True
             busy = bool(self._running)
             self._cond.notify_all()
-        runner = self.library._runner
-        if busy and runner is not None and runner.proc is not None and runner.proc.poll() is None:
-            # SIGTERM: the host kills its running children and exits without answering, so
-            # the worker sees the host gone (an error it ignores while stopping), not a result.
-            try:
-                runner.proc.send_signal(signal.SIGTERM)
-            except OSError:
-                pass
+        if busy:
+            self._stop_host()
         if self._thread is not None:
             self._thread.join(timeout)
         self.library.close()
+
+    def _stop_host(self) -> None:
+        """SIGTERM: the host kills its running proofs and exits without answering, so the
+        worker sees the host gone (an error it expects), never a result to record."""
+        runner = self.library._runner
+        proc = runner.proc if runner is not None else None  # read once: the worker may clear it
+        if proc is not None and proc.poll() is None:
+            try:
+                proc.send_signal(signal.SIGTERM)
+            except OSError:
+                pass
 
     # -- the worker ------------------------------------------------------------------
     def _work(self) -> None:
@@ -101,13 +115,20 @@ class Scheduler:
                     return
                 batch, self._queued = self._queued, {}
                 self._running = dict(batch)
+                self._restarting = False
             try:
                 self._run(batch)
             finally:
                 with self._cond:
                     self._running = {}
             if not self._stopping:
-                self.on_change()
+                self._changed()
+
+    def _changed(self) -> None:
+        try:
+            self.on_change()
+        except Exception as exc:  # a rebuild request that failed must not kill the worker
+            self.report("warning", f"could not request a rebuild: {type(exc).__name__}: {exc}")
 
     def _run(self, batch: dict[str, str]) -> None:
         library = self.library
@@ -119,12 +140,21 @@ class Scheduler:
                 return
             self.report("info", f"running {len(names)} proof(s) in the background: {', '.join(names)} "
                         "(pages show the last record until each finishes)")
-            library.run(names, on_done=self._done)
+            library.run(names, on_start=self._start, on_done=self._done)
         except LdrError as exc:
             if self._stopping:
                 return
             with self._cond:
-                self._refused.update(batch)
+                restart, self._restarting = self._restarting, False
+                if restart:  # what did not finish runs again; the changed proof at its new hash
+                    for name, sha in self._running.items():
+                        self._queued.setdefault(name, sha)
+                else:
+                    self._refused.update(batch)
+            if restart:
+                library.close()  # reap the stopped host; the next batch starts a fresh one
+                self.report("info", f"{', '.join(sorted(batch))}: changed while running; restarted")
+                return
             self.report("error", f"{exc} (the proof(s) {', '.join(batch)} were not re-run; "
                         "saving a proof again retries it)")
         except Exception as exc:  # never let the worker die silently: say what broke
@@ -136,10 +166,14 @@ class Scheduler:
                 self.report(item.level, item.message)
             library.diagnostics.clear()
 
+    def _start(self, proof: Proof) -> None:
+        if self._stopping:  # before the job reaches the host: nothing runs, nothing is recorded
+            raise Stopped(f"stopped before {proof.name} started")
+
     def _done(self, proof: Proof, result: RunResult, record: Record) -> None:
         outcome = "ok" if result.ok else result.describe()
         self.report("info", f"{proof.name} on {record.device_class}: {outcome} ({result.wall_s:.2f} s)")
         with self._cond:
             self._running.pop(proof.name, None)
         if not self._stopping:
-            self.on_change()
+            self._changed()

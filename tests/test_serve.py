@@ -118,6 +118,22 @@ def test_editing_a_proof_reruns_it_in_the_background_while_pages_answer(site):
     assert json.loads(record.read_text())["data"] == {"DATA": {"v": 2}}
 
 
+def test_a_proof_changed_while_it_runs_is_restarted_not_waited_for(site):
+    root = site.root
+    stuck, fixed = Gate(root, "stuck"), Gate(root, "fixed")
+    write_proof(root, "slow", stuck.source("v3", 3))  # think of a hang: it waits for ever
+    deadline = time.monotonic() + GUARD
+    while not stuck.started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert stuck.started.exists(), "the background run never started"
+    write_proof(root, "slow", fixed.source("v4", 4))
+    fixed.release.write_text("go")
+    page = site.wait_for("", lambda b: output_block("alpha v4 here") in b, GUARD)
+    assert "Re-running" not in page and ">4</a>" in page
+    assert not stuck.finished.exists() and not alive(stuck.pids()["pid"])
+    assert "slow: changed while running; restarted" in site.output()
+
+
 def test_a_directive_error_is_shown_on_the_page_and_the_server_keeps_going(site):
     root = site.root
     quote = root / "docs" / "quote.md"
@@ -136,7 +152,7 @@ def test_a_directive_error_is_shown_on_the_page_and_the_server_keeps_going(site)
     site.wait_for("other/", lambda b: "second version" in b, GUARD)
     quote.write_text(good)
     page = site.wait_for("quote/", lambda b: "ldr-error" not in b, GUARD)
-    assert '<figure class="ldr-excerpt" data-proof="slow"><pre><code>alpha v2 here' in page
+    assert '<figure class="ldr-excerpt" data-proof="slow"><pre><code>alpha v4 here' in page
 
 
 def test_stopping_serve_stops_the_proof_host_and_a_running_proof(site):
@@ -144,7 +160,7 @@ def test_stopping_serve_stops_the_proof_host_and_a_running_proof(site):
     gate = Gate(root, "third")
     record = root / "proofs" / "_results" / "slow.cpu.json"
     before = record.read_text()
-    write_proof(root, "slow", gate.source("v3", 3))
+    write_proof(root, "slow", gate.source("v5", 5))
     deadline = time.monotonic() + GUARD
     while not gate.started.exists() and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -78,8 +78,9 @@ def running_notice(proof: Proof, item: ProofData | None) -> str:
 
 def pending_marker(name: str) -> str:
     """Stands for an excerpt or a value of a proof that has no record yet and runs now."""
-    return (f'<span class="ldr-pending" data-proof="{escape(name)}" role="status">proof '
-            f"<code>{escape(name)}</code> is running now; {RUNNING_NOW}</span>")
+    return (f'<span class="ldr-pending" data-proof="{escape(name)}" role="status" '
+            f'title="proof {escape(name)} is running now; {RUNNING_NOW}">'
+            f"<code>{escape(name)}</code> running now…</span>")
 
 
 def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool,
