@@ -249,8 +249,8 @@ def _can_request_rebuild(server) -> bool:
 
 
 def _report(level: str, message: str) -> None:
-    # A background warning must not abort a concurrent `serve --strict` build: never "error".
-    (log.info if level == "info" else log.warning)(message)
+    """The scheduler's messages, from its thread, at their own level."""
+    {"info": log.info, "warning": log.warning}.get(level, log.error)(message)
 
 
 def _url(url: str) -> str:
