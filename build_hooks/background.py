@@ -5,7 +5,9 @@ found stale and goes on rendering the records it has (the pages mark those proof
 "re-running", see :meth:`Scheduler.pending`). One worker thread runs them through
 :meth:`Library.run`, which takes the store lock, so a build or ``ldr run`` in another process
 still never runs the same proof at once. After each record is written the worker calls
-``on_change``, and the server rebuilds the pages with the new output.
+``on_change``, and the server rebuilds the pages with the new output. A proof saved again
+while it runs is not waited for (it may hang until its timeout): the host is stopped and the
+batch runs again, at the new script.
 
 The worker owns its :class:`Library` (a build's library is refreshed under the build's
 feet); the proof host it talks to is the process-wide shared one (``runner.shared_runner``).
@@ -74,9 +76,6 @@ class Scheduler:
         with self._cond:
             return set(self._queued) | set(self._running)
 
-    def idle(self) -> bool:
-        return not self.pending()
-
     # -- lifecycle -------------------------------------------------------------------
     def _ensure_thread(self) -> None:
         if self._thread is None or not self._thread.is_alive():
@@ -98,7 +97,7 @@ class Scheduler:
     def _stop_host(self) -> None:
         """SIGTERM: the host kills its running proofs and exits without answering, so the
         worker sees the host gone (an error it expects), never a result to record."""
-        runner = self.library._runner
+        runner = self.library._runner  # only a host already started: never start one to stop it
         proc = runner.proc if runner is not None else None  # read once: the worker may clear it
         if proc is not None and proc.poll() is None:
             try:
