@@ -38,7 +38,7 @@ from .library import Diagnostic, Library
 from .links import CardLinks, Pages, base_url
 from .locate import VALUE_KIND, Locations, locate
 from .options import check_options
-from .render.card import highlight_source, render_card, status_phrase
+from .render.card import highlight_source, pending_marker, render_card, status_phrase
 from .render.excerpt import EXCERPT_OPTIONS, render_excerpt
 from .render.safe import visible, visible_record
 from .render.values import format_value
@@ -59,6 +59,10 @@ VALUE = re.compile(
     r"\{\{\s*(?P<proof>[a-z][a-z0-9_]*)(?:@(?P<device>cpu|cuda|mps))?\.(?P<key>[A-Za-z0-9_.\-]+)"
     r"\s*(?:\|\s*(?P<fmt>[^}|]*?))?\s*\}\}"
 )
+
+
+class ProofPending(LdrError):
+    """A proof with no record yet is running in the background (the plugin under serve)."""
 
 
 class LdrState:
@@ -84,6 +88,7 @@ class LdrState:
         self._checked: set[str] = set()
         self.highlights = TextCache.for_project(self.root, "highlight", ".html")
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
+        self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
 
     @property
     def library(self) -> Library:
@@ -111,14 +116,17 @@ class LdrState:
             self.locations = Locations()
 
     # -- lookups -------------------------------------------------------------
-    def records(self, name: str) -> dict[str, ProofData]:
-        """A proof's records as pages show them: control characters made visible."""
+    def records(self, name: str, pending_ok: bool = False) -> dict[str, ProofData]:
+        """A proof's records as pages show them: control characters made visible. A proof
+        re-running in the background with no record yet raises ProofPending (unless pending_ok)."""
         if name not in self._cache:
             if self.autorun and name not in self._checked and name in self.library.proofs:
                 self._checked.add(name)
                 self.library.run([name])
             found = self.library.lookup(name)
             self._cache[name] = {device: visible_record(item) for device, item in found.items()}
+        if not self._cache[name] and name in self.rerunning and not pending_ok:
+            raise ProofPending(name)
         return self._cache[name]
 
     def links(self) -> CardLinks:
@@ -160,6 +168,8 @@ class LdrState:
 
     def fail(self, exc: Exception, line: int | None, what: str = "this directive") -> str:
         """Any exception while rendering a directive: an error naming the page and line."""
+        if isinstance(exc, ProofPending):  # not an error: the page reloads when it has run
+            return pending_marker(str(exc))
         if isinstance(exc, LdrError):
             cause = str(exc)
         else:
@@ -223,13 +233,13 @@ class LdrState:
             raise DirectiveError(
                 f"proof {name} already has a card on this page at {self.at(self.cards[name])}; a page "
                 "shows each proof's card once; quote it with proof-output or an inline value instead")
-        records = self.records(name)
+        records = self.records(name, pending_ok=True)
         proof = self.library.proofs[name]
         self.report_card(proof.name, proof.accelerator, records)
         href = self.context().site_path(f"proofs/{proof.path.name}")
         code = self.highlights.get_or_make(key_of(proof.sha256, pygments.__version__),
                                            lambda: highlight_source(proof.source))
-        html = render_card(proof, records, href, code)
+        html = render_card(proof, records, href, code, rerunning=proof.name in self.rerunning)
         self.cards[name] = line
         return html
 

@@ -1,11 +1,26 @@
 """The MkDocs plugin: wires build events to the core and nothing more.
 
+* on_startup: note whether this is ``mkdocs serve``;
 * on_config: register the fences with superfences and the ``ldr`` Markdown extension;
-* on_pre_build: run the proofs whose records are missing or stale;
+* on_pre_build: run the proofs whose records are missing or stale; under ``mkdocs serve``
+  hand them to a background scheduler instead (background.py), so that no request waits on
+  a proof: pages show the last record marked "re-running" (or a "running now" card), and each
+  record written triggers a rebuild;
 * on_files: publish ``proofs/*.py`` and ``drawings/*.excalidraw`` at stable URLs;
 * on_page_markdown / on_page_content: tell the extension which page it renders, then report
-  what it found (directive errors abort the build; proof failures are warnings);
-* on_serve: watch proofs/ and drawings/ so that saving one rebuilds.
+  what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
+  on the page and logged as warnings, so that the server keeps answering; proof failures are
+  warnings);
+* on_serve: watch proofs/ and drawings/ so that saving one rebuilds;
+* on_shutdown: stop the background scheduler and the proof host (a running proof is killed).
+
+Rebuilding after a background run: the record lands in proofs/_results, which is deliberately
+not watched. MkDocs 1.6's LiveReloadServer has no public "rebuild now" call; its watch callback
+only sets ``_want_rebuild`` under ``_rebuild_cond`` and notifies, and the build loop takes it
+from there (waiting ``build_delay``, then rebuilding and bumping the epoch browsers poll). We
+do exactly that when both attributes exist: no polling delay and no file written. If a later
+MkDocs renames them, we fall back to touching .cache/ldr/serve-rebuild, a file watched for this
+purpose alone (one polling interval slower).
 """
 
 from __future__ import annotations
@@ -22,6 +37,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
 
+from .background import Scheduler
 from .defer import restore
 from .errors import LdrError
 from .library import Library
@@ -40,10 +56,25 @@ class LdrConfig(Config):
     """Cores for proofs marked parallel (default: all)."""
     run = c.Type(bool, default=True)
     """Run missing or stale proofs during the build (off: only use the records)."""
+    background = c.Type(bool, default=True)
+    """Under `mkdocs serve`, run them in the background instead of inside the build."""
 
 
 class LdrPlugin(BasePlugin[LdrConfig]):
     supports_multiple_instances = False
+
+    def __init__(self):
+        super().__init__()
+        self.serving = False
+        self.scheduler: Scheduler | None = None
+        self.server = None
+        self.trigger: Path | None = None  # the watched file touched to rebuild (fallback only)
+        self._server_lock = threading.Lock()
+        self._rebuild_missed = False
+
+    def on_startup(self, *, command, dirty):
+        # Defining on_startup also keeps this object across `mkdocs serve` rebuilds.
+        self.serving = command == "serve"
 
     def on_config(self, config):
         root = Path(config.config_file_path or ".").resolve().parent
@@ -75,6 +106,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             return
         library.clean_leftovers()  # temporary files of a write killed midway
         todo = library.plan()
+        if self.serving and self.config.background:
+            self._schedule(todo)
+            return
         if not todo:
             return
         log.info(f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}")
@@ -127,8 +161,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_page_content(self, html, page, config, files):
         diagnostics, self.state.diagnostics = self.state.diagnostics, []
         errors = [d.message for d in diagnostics if d.level == "error"]
-        if errors:
+        if errors and not self.serving:
             raise PluginError("\n".join(errors))
+        # Under serve the page shows each error in its place (LdrState.fail) and the log warns.
         self.deferred[page.file.src_uri], self.state.deferred = self.state.deferred or {}, None
         if page.present_anchor_ids is not None:
             # Cards and figures are raw HTML that MkDocs' anchor check cannot see.
@@ -136,7 +171,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         for item in diagnostics:
             if item.proof:
                 self.reported.add(item.proof)
-            (log.warning if item.level == "warning" else log.info)(item.message)
+            (log.info if item.level == "info" else log.warning)(item.message)
         if (self.library.root / "theme" / "data" / "floors.yml").is_file():
             from .pagetheme import decorate_page
 
@@ -167,6 +202,17 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                             "run `ldr status` for details")
 
     def on_serve(self, server, config, builder):
+        self.serving = True  # also under `mkdocs serve --clean`, whose startup says "build"
+        with self._server_lock:
+            self.server = server
+            missed, self._rebuild_missed = self._rebuild_missed, False
+        if not _can_request_rebuild(server):
+            self.trigger = self.library.root / ".cache" / "ldr" / "serve-rebuild"
+            self.trigger.parent.mkdir(parents=True, exist_ok=True)
+            self.trigger.touch()
+            server.watch(str(self.trigger), recursive=False)
+        if missed:  # a background run ended during the first build
+            self._request_rebuild()
         for folder in ("proofs", "drawings"):
             path = self.library.root / folder
             if path.is_dir():
@@ -180,8 +226,46 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def _warm(self) -> None:
         try:
             self.library.runner().start()
-        except LdrError as exc:  # the next build reports it where the author looks
+        except Exception as exc:  # the next run reports it where the author looks
             log.debug(f"could not warm the proof host: {exc}")
+
+    def on_shutdown(self):
+        if self.scheduler is not None:
+            self.scheduler.stop()
+            self.scheduler = None
+        if self.serving and getattr(self, "library", None) is not None:
+            self.library.close()
+
+    # -- background proofs (mkdocs serve) -------------------------------------------------
+    def _schedule(self, todo) -> None:
+        if self.scheduler is None:
+            library = Library(self.library.root, self.library.python, self.library.mode, self.library.slots)
+            self.scheduler = Scheduler(library, on_change=self._request_rebuild, report=_report)
+        self.scheduler.submit(todo)
+        self.state.rerunning = self.scheduler.pending()
+
+    def _request_rebuild(self) -> None:
+        """From the scheduler's thread: rebuild now, as a watched file's change would."""
+        with self._server_lock:
+            server = self.server
+            if server is None:
+                self._rebuild_missed = True
+                return
+        if _can_request_rebuild(server):
+            with server._rebuild_cond:
+                server._want_rebuild = True
+                server._rebuild_cond.notify_all()
+        elif self.trigger is not None:
+            self.trigger.touch()
+
+
+def _can_request_rebuild(server) -> bool:
+    return hasattr(server, "_rebuild_cond") and hasattr(server, "_want_rebuild")
+
+
+def _report(level: str, message: str) -> None:
+    """The scheduler's messages, from its thread, at their own level."""
+    {"info": log.info, "warning": log.warning}.get(level, log.error)(message)
 
 
 def _url(url: str) -> str:

@@ -115,6 +115,7 @@ class Host:
         os.set_blocking(wake_w, False)
         os.set_blocking(wake_r, False)
         signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGTERM, _terminate)
         signal.set_wakeup_fd(wake_w)
         self.wake_r = wake_r
         self.sel.register(0, selectors.EVENT_READ, "stdin")
@@ -251,6 +252,11 @@ class Host:
             self.kill(job, "killed")
 
 
+def _terminate(*_) -> None:
+    """SIGTERM: stop at once, answering nothing; ``main`` kills the running proofs."""
+    raise SystemExit(128 + signal.SIGTERM)
+
+
 def main() -> None:
     mode = sys.argv[sys.argv.index("--mode") + 1] if "--mode" in sys.argv else "fork"
     hello = {"python": sys.version.split()[0], "executable": sys.executable, "mode": mode}
@@ -264,7 +270,12 @@ def main() -> None:
     sys.stdout.buffer.flush()
     if "error" in hello:
         return
-    Host(mode).loop()
+    host = Host(mode)
+    try:
+        host.loop()
+    finally:  # SIGTERM, Ctrl-C or a crash: no proof outlives its host (children have own groups)
+        for job in host.jobs.values():
+            host.kill(job, "killed")
 
 
 if __name__ == "__main__":

@@ -61,8 +61,31 @@ def source_block(proof: Proof, code: str | None = None) -> str:
     )
 
 
-def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool) -> list[str]:
-    out = []
+RUNNING_NOW = "this page reloads when it finishes"
+
+
+def running_notice(proof: Proof, item: ProofData | None) -> str:
+    """Under a dev server a stale proof re-runs in the background while its page is served."""
+    if item is None:
+        return ('<div class="ldr-proof__notice ldr-proof__notice--running" role="status">'
+                f"<strong>Running now</strong>: <code>proofs/{escape(proof.path.name)}</code> has no "
+                f"recorded result yet; {RUNNING_NOW}.</div>")
+    reasons = "; ".join(item.provenance.get("reasons") or []) or "its record is out of date"
+    return ('<div class="ldr-proof__notice ldr-proof__notice--running" role="status">'
+            f"<strong>Re-running</strong> ({escape(reasons)}). The output below is from the last "
+            f"recorded run, {escape(item.provenance['measured_at'])}; {RUNNING_NOW}.</div>")
+
+
+def pending_marker(name: str) -> str:
+    """Stands for an excerpt or a value of a proof that has no record yet and runs now."""
+    return (f'<span class="ldr-pending" data-proof="{escape(name)}" role="status" '
+            f'title="proof {escape(name)} is running now; {RUNNING_NOW}">'
+            f"<code>{escape(name)}</code> running now…</span>")
+
+
+def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool,
+            rerunning: bool = False) -> list[str]:
+    out = [running_notice(proof, item)] if rerunning else []
     if accelerator_missing:
         fallback = (" The output below was measured on the CPU." if item is not None
                     else " It does not run on a CPU, so there is nothing to show yet.")
@@ -90,7 +113,7 @@ def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool) -> 
             f"{escape(failure['measured_at'])}</strong> (it {escape(failure['message'])}). "
             f"The output below is the last good run, from {escape(p['measured_at'])}.</div>"
         )
-    elif p.get("stale"):
+    elif p.get("stale") and not rerunning:
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--stale" role="note">'
             f"<strong>Stale:</strong> {escape('; '.join(p.get('reasons') or []))}. "
@@ -118,7 +141,7 @@ def needs_phrase(proof: Proof, download_href: str) -> str:
 
 
 def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
-                source_html: str | None = None) -> str:
+                source_html: str | None = None, rerunning: bool = False) -> str:
     accelerators = [d for d in ("cuda", "mps") if d in records]
     primary_class = accelerators[0] if accelerators else ("cpu" if "cpu" in records else None)
     primary = records.get(primary_class) if primary_class else None
@@ -135,7 +158,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
     if proof.purpose:
         parts.append(f'<p class="ldr-proof__purpose">{inline_code(proof.purpose)}</p>')
     parts.append("</header>")
-    parts.extend(notices(proof, primary, accelerator_missing))
+    parts.extend(notices(proof, primary, accelerator_missing, rerunning))
     if primary is not None and primary.provenance["status"] == "ok":
         parts.append(output_block(primary))
     elif primary is not None:
