@@ -24,6 +24,7 @@ OPTION_TYPES = {
     "accelerator": (str,),
     "parallel": (bool,),
     "output_cap": (int,),
+    "tolerance": (int, float, dict),  # noise allowance for `ldr drift`: see noise.py
 }
 
 

@@ -6,7 +6,7 @@ Format 1::
      "host": {"accelerator": null | "cuda" | "mps"},
      "proofs": [{"name", "path", "title", "accelerator", "parallel", "timeout",
                  "state": worst record state,
-                 "records": [{"device_class", "state": "fresh|stale|failed|missing|corrupt",
+                 "records": [{"device_class", "state": "fresh|foreign|stale|failed|missing|corrupt",
                               "reasons": [str], "path", "torch", "device", "python",
                               "measured_at", "wall_s", "status", "data_keys": [str],
                               "failure": null | {"status", "message", "torch", "measured_at"}}]}],
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .library import Library, host_accelerator
 
-ORDER = ("fresh", "failed", "stale", "missing", "corrupt")
+ORDER = ("fresh", "foreign", "failed", "stale", "missing", "corrupt")
 
 
 def status_report(library: Library, names: list[str] | None) -> dict:

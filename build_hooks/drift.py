@@ -1,0 +1,339 @@
+"""Drift: what changed between two recorded torch versions, and the prose it touches.
+
+For every proof and device class recorded under both versions (history.py keeps the older
+ones): each data value old -> new with its ratio (marked noise when the ratio stays within
+the measured spread of repeated runs or the proof's declared tolerance, see noise.py), the
+visible output lines added and removed, every ```claim of every page evaluated against both
+versions' data, and the page lines that quote each changed value. Largest changes first.
+
+``ldr drift --json`` is a stable interface; fields are only ever added::
+
+    {"format": 1, "from": "2.13.0", "to": "2.14.1",
+     "only_from": ["proof.device", ...], "only_to": [...], "claims_checked": bool,
+     "proofs": [{"name", "device_class",
+                 "values": [{"key", "old", "new", "ratio": float|null, "noise": bool,
+                             "quoted_at": ["docs/x.md:12"]}],
+                 "output": {"added": [str], "removed": [str], "diff": [str]},
+                 "claims": [{"page_line", "check", "old": bool|null, "new": bool|null,
+                             "status": "broke|holds-now|still-holds|still-broken"}]}]}
+
+The ```drift-report fence (``from: V`` / ``to: V``, both optional) renders the same report
+on a page at build time.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from html import escape
+from pathlib import Path
+
+from . import noise
+from .datalines import parse_output
+from .diff import describe, flatten, natural, quotes, quoted_at
+from .discovery import discover
+from .errors import DirectiveError, LdrError
+from .history import all_versions, current_version, records_at, version_key
+from .pin import public_version
+from .store import Record, Store
+
+FORMAT = 1
+
+
+# -- the claims interface (build_hooks/claims.py), behind one adapter ----------------------
+def claims_api():
+    """(evaluate, find_claims) from claims.py, or None where that module is absent."""
+    try:
+        from .claims import evaluate, find_claims
+    except ImportError:
+        return None
+    return evaluate, find_claims
+
+
+def page_claims(root: Path, api) -> list[tuple[str, str, str]]:
+    """Every claim of every page: ("docs/x.md:12", proof, check)."""
+    if api is None:
+        return []
+    out = []
+    for page in sorted((Path(root) / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        for line, proof, check in api[1](text):
+            out.append((f"{page.relative_to(root)}:{line}", str(proof), str(check)))
+    return out
+
+
+def holds(api, check: str, data: dict) -> bool | None:
+    """The claim's truth on ``data``; None when it cannot be evaluated there (a missing key)."""
+    try:
+        return bool(api[0](check, data).holds)
+    except Exception:  # noqa: BLE001 - any evaluation error means "cannot say" for that version
+        return None
+
+
+# -- the report ----------------------------------------------------------------------------
+@dataclass
+class ValueDrift:
+    key: str
+    old: object
+    new: object
+    ratio: float | None
+    noise: bool
+    quoted_at: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> float:
+        if self.ratio is None or self.ratio <= 0:
+            return math.inf
+        return abs(math.log(self.ratio))
+
+
+@dataclass
+class ClaimDrift:
+    page_line: str
+    check: str
+    old: bool | None
+    new: bool | None
+
+    @property
+    def status(self) -> str:
+        if self.new:
+            return "still-holds" if self.old else "holds-now"
+        return "broke" if self.old else "still-broken"
+
+
+@dataclass
+class ProofDrift:
+    name: str
+    device_class: str
+    values: list[ValueDrift] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    diff: list[str] = field(default_factory=list)
+    claims: list[ClaimDrift] = field(default_factory=list)
+
+    @property
+    def changed(self) -> list[ValueDrift]:
+        return [v for v in self.values if not v.noise]
+
+    @property
+    def size(self) -> float:
+        return max((v.size for v in self.changed), default=0.0)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "device_class": self.device_class,
+                "values": [asdict(v) for v in self.values],
+                "output": {"added": self.added, "removed": self.removed, "diff": self.diff},
+                "claims": [{**asdict(c), "status": c.status} for c in self.claims]}
+
+
+@dataclass
+class Drift:
+    from_version: str
+    to_version: str
+    proofs: list[ProofDrift] = field(default_factory=list)
+    compared: int = 0
+    only_from: list[str] = field(default_factory=list)
+    only_to: list[str] = field(default_factory=list)
+    claims_checked: bool = False
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "from": self.from_version, "to": self.to_version,
+                "only_from": self.only_from, "only_to": self.only_to,
+                "claims_checked": self.claims_checked, "proofs": [p.to_json() for p in self.proofs]}
+
+
+def default_versions(store: Store, from_version: str | None, to_version: str | None) -> tuple[str, str]:
+    known = all_versions(store)
+    to_version = public_version(to_version) if to_version else current_version(store)
+    if to_version is None:
+        raise LdrError("no records yet: run `ldr run` first")
+    if from_version is None:
+        older = [v for v in known if version_key(v) < version_key(to_version)]
+        if not older:
+            raise LdrError(f"no torch version older than {to_version} is recorded in "
+                           f"proofs/_results/_history/ (recorded: {', '.join(known) or 'none'}); "
+                           "history is kept when `ldr run` re-measures under a new pin")
+        from_version = older[-1]
+    from_version = public_version(from_version)
+    for version in (from_version, to_version):
+        if version not in known:
+            raise LdrError(f"torch {version} is not recorded; recorded versions: {', '.join(known) or 'none'}")
+    return from_version, to_version
+
+
+def ratio(old, new) -> float | None:
+    if noise.numeric(old) and noise.numeric(new) and old:
+        return new / old
+    return None
+
+
+def compare(name: str, device_class: str, old: Record, new: Record, tolerance, spreads,
+            values_quoted: dict) -> ProofDrift:
+    result = ProofDrift(name, device_class)
+    before, after = flatten(old.data), flatten(new.data)
+    for key in sorted(set(before) | set(after), key=natural):
+        a, b = before.get(key), after.get(key)
+        if key in before and key in after and a == b:
+            continue
+        r = ratio(a, b) if key in before and key in after else None
+        within = r is not None and abs(r - 1) <= noise.allowance(key, tolerance, *spreads)
+        result.values.append(ValueDrift(key, a, b, r, within, quoted_at(values_quoted, name, key)))
+    result.values.sort(key=lambda v: (v.noise, -v.size, natural(v.key)))
+    old_lines, new_lines = parse_output(old.stdout).visible, parse_output(new.stdout).visible
+    if old_lines != new_lines:
+        result.diff = list(difflib.unified_diff(old_lines, new_lines, public_version(old.torch),
+                                                public_version(new.torch), n=1, lineterm=""))
+        for line in result.diff[2:]:
+            if line.startswith("+"):
+                result.added.append(line[1:])
+            elif line.startswith("-"):
+                result.removed.append(line[1:])
+    return result
+
+
+def compute(root: Path, store: Store | None = None, from_version: str | None = None,
+            to_version: str | None = None, proofs: dict | None = None, api="auto") -> Drift:
+    root = Path(root)
+    store = store if store is not None else Store(root / "proofs")
+    proofs = proofs if proofs is not None else discover(root / "proofs")
+    api = claims_api() if api == "auto" else api
+    from_version, to_version = default_versions(store, from_version, to_version)
+    old, new = records_at(store, from_version), records_at(store, to_version)
+    values_quoted, _ = quotes(root)
+    claims = page_claims(root, api)
+    report = Drift(from_version, to_version, claims_checked=api is not None,
+                   only_from=[".".join(k) for k in sorted(set(old) - set(new))],
+                   only_to=[".".join(k) for k in sorted(set(new) - set(old))])
+    for key in sorted(set(old) & set(new)):
+        name, device_class = key
+        report.compared += 1
+        proof = proofs.get(name)
+        tolerance = noise.declared(proof.path) if proof is not None else 0.0
+        spreads = [noise.read(store, v, name, device_class) for v in (from_version, to_version)]
+        result = compare(name, device_class, old[key], new[key], tolerance, spreads, values_quoted)
+        for page_line, proof_name, check in claims:
+            if proof_name == name:
+                result.claims.append(ClaimDrift(page_line, check, holds(api, check, old[key].data),
+                                                holds(api, check, new[key].data)))
+        moved = any(c.status in ("broke", "holds-now") for c in result.claims)
+        if result.values or result.diff or moved:
+            report.proofs.append(result)
+    report.proofs.sort(key=lambda p: (-p.size, -len(p.changed), p.name, p.device_class))
+    return report
+
+
+# -- text ----------------------------------------------------------------------------------
+def ratio_text(value: ValueDrift) -> str:
+    if value.ratio is None:
+        return "added" if value.old is None else ("removed" if value.new is None else "changed")
+    return f"x{value.ratio:.3g}"
+
+
+def text_report(report: Drift) -> str:
+    head = (f"Drift torch {report.from_version} -> {report.to_version}: {report.compared} record(s) "
+            f"compared, {len(report.proofs)} changed")
+    lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.claims is missing)"]
+    for p in report.proofs:
+        broke = sum(c.status == "broke" for c in p.claims)
+        lines.append(f"{p.name} ({p.device_class}): {len(p.changed)} value(s) changed, "
+                     f"{len(p.values) - len(p.changed)} within noise, "
+                     f"{len(p.added) + len(p.removed)} output line(s) changed, {broke} claim(s) broke")
+        for v in p.values:
+            mark = "  (noise)" if v.noise else ""
+            where = f"  quoted at {', '.join(v.quoted_at)}" if v.quoted_at else ""
+            lines.append(f"  {v.key}: {describe(v.old)} -> {describe(v.new)} ({ratio_text(v)}){mark}{where}")
+        lines.extend(f"  | {line}" for line in p.diff[2:])
+        for c in p.claims:
+            lines.append(f"  claim {c.status}: {c.page_line}  {c.check}")
+    for label, items in (("only under", report.only_from), ("new under", report.only_to)):
+        if items:
+            version = report.from_version if label == "only under" else report.to_version
+            lines.append(f"{label} torch {version}: {', '.join(items)}")
+    return "\n".join(lines)
+
+
+# -- HTML ----------------------------------------------------------------------------------
+def html_fragment(report: Drift) -> str:
+    """The report as an HTML section (everything escaped), for a page or a standalone file."""
+    fv, tv = escape(report.from_version), escape(report.to_version)
+    out = [f'<section class="ldr-drift" data-from="{fv}" data-to="{tv}">',
+           f'<p class="ldr-drift__summary">torch {fv} → {tv}: {report.compared} record(s) compared, '
+           f"{len(report.proofs)} changed"
+           + ("" if report.claims_checked else "; claims not checked") + ".</p>"]
+    for p in report.proofs:
+        out.append(f'<section class="ldr-drift__proof" data-proof="{escape(p.name)}">'
+                   f'<h3 class="ldr-drift__name"><code>{escape(p.name)}</code> '
+                   f'<span class="ldr-drift__device">{escape(p.device_class)}</span></h3>')
+        if p.values:
+            out.append(f'<table class="ldr-drift__values"><thead><tr><th>value</th><th>{fv}</th>'
+                       f"<th>{tv}</th><th>ratio</th><th>quoted at</th></tr></thead><tbody>")
+            for v in p.values:
+                kind = "noise" if v.noise else "changed"
+                note = " (noise)" if v.noise else ""
+                out.append(f'<tr class="ldr-drift__value ldr-drift__value--{kind}"><td><code>{escape(v.key)}'
+                           f"</code></td><td>{escape(describe(v.old))}</td><td>{escape(describe(v.new))}</td>"
+                           f"<td>{escape(ratio_text(v))}{note}</td><td>{escape(', '.join(v.quoted_at))}</td></tr>")
+            out.append("</tbody></table>")
+        if p.diff:
+            rows = []
+            for line in p.diff[2:]:
+                kind = {"+": "added", "-": "removed", "@": "hunk"}.get(line[:1], "same")
+                rows.append(f'<span class="ldr-drift__line--{kind}">{escape(line)}</span>')
+            out.append('<pre class="ldr-drift__output"><code>' + "\n".join(rows) + "</code></pre>")
+        if p.claims:
+            out.append('<ul class="ldr-drift__claims">')
+            for c in p.claims:
+                out.append(f'<li class="ldr-drift__claim ldr-drift__claim--{c.status}">'
+                           f"<strong>{escape(c.status)}</strong> <code>{escape(c.check)}</code> "
+                           f"({escape(c.page_line)})</li>")
+            out.append("</ul>")
+        out.append("</section>")
+    if not report.proofs:
+        out.append('<p class="ldr-drift__none">Nothing changed.</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+STANDALONE_CSS = """body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
+.ldr-drift__value--noise{color:#888}.ldr-drift__line--added{color:#176f2c}.ldr-drift__line--removed{color:#a4161a}
+.ldr-drift__claim--broke{color:#a4161a}.ldr-drift__claim--holds-now{color:#176f2c}pre{background:#f6f6f6;padding:.5rem}"""
+
+
+def html_document(report: Drift) -> str:
+    title = escape(f"Drift: torch {report.from_version} to {report.to_version}")
+    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+            f"<style>{STANDALONE_CSS}</style></head><body><h1>{title}</h1>\n{html_fragment(report)}\n"
+            "</body></html>\n")
+
+
+# -- the fence and the command -------------------------------------------------------------
+def render_fence(options: dict, ctx) -> str:
+    """```drift-report with optional ``from:`` and ``to:`` versions."""
+    unknown = set(options) - {"from", "to"}
+    if unknown:
+        raise DirectiveError(f"drift-report takes `from:` and `to:` (torch versions), not {', '.join(sorted(unknown))}")
+    try:
+        report = compute(ctx.root, from_version=_version(options.get("from")),
+                         to_version=_version(options.get("to")))
+    except LdrError as exc:
+        raise DirectiveError(f"drift-report: {exc}") from None
+    return html_fragment(report)
+
+
+def _version(value) -> str | None:
+    return None if value is None else str(value).strip()
+
+
+def cmd_drift(args, library) -> int:
+    report = compute(library.root, library.store, args.from_version, args.to_version, library.proofs)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    elif args.html:
+        Path(args.html).write_text(html_document(report), encoding="utf-8")
+        print(f"ldr drift: wrote {args.html} ({len(report.proofs)} changed record(s))")
+    else:
+        print(text_report(report))
+    return 0
