@@ -26,7 +26,7 @@ from . import noise
 from .datalines import lookup
 from .diff import describe
 from .discovery import discover
-from .drift import claims_api, holds, ratio
+from .drift import claims_api, found_claims, holds, ratio
 from .errors import DirectiveError, LdrError
 from .history import all_versions, records_at
 from .render.values import format_value
@@ -100,10 +100,12 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto") -> 
     api = claims_api() if api == "auto" else api
     versions = all_versions(store)
     quoted = page_quotes(page_text)
-    claims = list(api[1](page_text)) if api else []
+    claims = found_claims(api, page_text)
     out = []
     for before, after in zip(versions, versions[1:]):
         old, new = records_at(store, before), records_at(store, after)
+        if not set(old) & set(new) and after not in notes:
+            continue  # no proof recorded under both (e.g. a foreign accelerator record's version)
         upgrade = Upgrade(before, after, **notes.get(after, {}))
         for line, proof, device, key, fmt in quoted:
             device_class, now = pick(new, proof, device)

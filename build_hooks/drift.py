@@ -59,8 +59,21 @@ def page_claims(root: Path, api) -> list[tuple[str, str, str]]:
     out = []
     for page in sorted((Path(root) / "docs").rglob("*.md")):
         text = page.read_text(encoding="utf-8", errors="replace")
-        for line, proof, check in api[1](text):
-            out.append((f"{page.relative_to(root)}:{line}", str(proof), str(check)))
+        for line, proof, check in found_claims(api, text):
+            out.append((f"{page.relative_to(root)}:{line}", proof, check))
+    return out
+
+
+def found_claims(api, text: str) -> list[tuple[int, str, str]]:
+    """claims.find_claims as (line, proof, check) tuples, whether it yields tuples or objects."""
+    if api is None:
+        return []
+    out = []
+    for item in api[1](text):
+        if all(hasattr(item, name) for name in ("line", "proof", "check")):
+            item = (item.line, item.proof, item.check)
+        line, proof, check = item
+        out.append((int(line), str(proof), str(check)))
     return out
 
 

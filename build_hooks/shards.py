@@ -181,6 +181,7 @@ def _merge_one(store: Store, pin: str, proof: str, device_class: str,
                                f"shard {best.measured_at}")
         return
     write_record(store, best)  # archives the replaced record when its torch differs
+    _bring_noise(store, best, Path(source))
     where = f"{label} (torch {best.torch}, {best.measured_at}) from {source}"
     if public_version(best.torch) != public_version(pin) and device_class != "cpu":
         mark_foreign(store, best, pin, source)
@@ -189,6 +190,18 @@ def _merge_one(store: Store, pin: str, proof: str, device_class: str,
     else:
         clear_foreign(store, proof, device_class)
     report.merged.append(where)
+
+
+def _bring_noise(store: Store, record: Record, source: Path) -> None:
+    """The spread measured with ``ldr run --shard DIR --repeat N`` travels with its record."""
+    from .noise import NOISE_DIR
+
+    version = public_version(record.torch)
+    found = source.parent / NOISE_DIR / version / source.name
+    if found.is_file():
+        target = Path(store.dir) / NOISE_DIR / version / source.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(found.read_bytes())
 
 
 def _to_history(store: Store, record: Record, report: MergeReport, label: str) -> None:

@@ -120,15 +120,18 @@ def test_run_into_a_shard_then_merge_keeps_history(project, tmp_path):
     record(project, "a", torch="2.12.0", data={"TOLL": {"small_us": 7.0}})
     before = snapshot(results(project))
     shard = tmp_path / "shard"
-    run = project.ldr("run", "--shard", str(shard))
+    run = project.ldr("run", "--shard", str(shard), "--repeat", "2")
     assert run.returncode == 0, run.stderr
     assert snapshot(results(project)) == before  # recorded into the shard only
     assert json.loads((shard / "a.cpu.json").read_text())["torch"] == "2.13.0"
+    assert (shard / "_noise" / "2.13.0" / "a.cpu.json").is_file()
     assert project.ldr("run", "--shard", str(shard)).stderr.startswith("Nothing to run")
     merged = project.ldr("merge", str(shard))
     assert merged.returncode == 0, merged.stdout
     assert data_of(project.record("a")) == {"TOLL": {"small_us": 1.0}}
     assert data_of(results(project) / "_history" / "2.12.0" / "a.cpu.json") == {"TOLL": {"small_us": 7.0}}
+    noise = json.loads((results(project) / "_noise" / "2.13.0" / "a.cpu.json").read_text())
+    assert noise["runs"] == 2 and noise["spread"] == {"TOLL.small_us": 0.0}  # came home with it
 
 
 def lint_tool(name: str) -> str:
