@@ -124,7 +124,9 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto") -> 
             spreads = [noise.read(store, v, proof, device_class) for v in (before, after)]
             if r is not None and abs(r - 1) <= noise.allowance(key, tolerance, *spreads):
                 continue
-            upgrade.values.append((line, f"{proof}.{key}", shown(a, fmt), shown(b, fmt)))
+            then_text, now_text = shown(a, fmt), shown(b, fmt)
+            if then_text != now_text:  # a move the page's own format hides is no correction
+                upgrade.values.append((line, f"{proof}.{key}", then_text, now_text))
         for line, proof, check in claims:
             device_class, now = pick(new, str(proof), None)
             then = old.get((str(proof), device_class)) if device_class else None

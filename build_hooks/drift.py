@@ -252,7 +252,7 @@ def text_report(report: Drift) -> str:
         broke = sum(c.status == "broke" for c in p.claims)
         lines.append(f"{p.name} ({p.device_class}): {len(p.changed)} value(s) changed, "
                      f"{len(p.values) - len(p.changed)} within noise, "
-                     f"{len(p.added) + len(p.removed)} output line(s) changed, {broke} claim(s) broke")
+                     f"output {len(p.removed)} line(s) removed, {len(p.added)} added, {broke} claim(s) broke")
         for v in p.values:
             mark = "  (noise)" if v.noise else ""
             where = f"  quoted at {', '.join(v.quoted_at)}" if v.quoted_at else ""

@@ -34,7 +34,7 @@ PAGE = """\
 
 One add costs {{ toll.TOLL.small_us | .2f }} µs.
 
-A big one costs {{ toll.TOLL.large_us | .0f }} µs.
+A big one costs {{ toll.TOLL.large_us | .0f }} µs, about {{ toll.TOLL.rounded | .1f }} ms.
 
 ```claim
 proof: toll
@@ -49,11 +49,12 @@ def setup(project, page=PAGE):
     project.proof("gone", SCRIPT)
     old = project.root / HISTORY / "2.12.0"
     record(project, "toll", torch="2.12.0", folder=old,
-           data={"TOLL": {"small_us": 1.2, "large_us": 1780.0, "jitter_us": 10.0, "op": "add"}},
+           data={"TOLL": {"small_us": 1.2, "large_us": 1780.0, "jitter_us": 10.0, "op": "add",
+                          "rounded": 2.01}},
            stdout=["toll 1.20 us", "the same line"])
     record(project, "toll", torch="2.13.0",
            data={"TOLL": {"small_us": 1.5, "large_us": 1790.0, "jitter_us": 10.4, "op": "add",
-                          "new_key": 3}},
+                          "rounded": 2.04, "new_key": 3}},
            stdout=["toll 1.50 us", "the same line", "<script>alert(1)</script>"])
     for torch, folder in (("2.12.0", old), ("2.13.0", None)):
         record(project, "steady", torch=torch, folder=folder)
@@ -75,13 +76,15 @@ def test_drift_lists_exactly_what_changed_largest_first_with_noise_and_quotes(pr
     assert got == [
         ("TOLL.new_key", None, 3, False),          # no ratio: listed first
         ("TOLL.small_us", 1.2, 1.5, False),         # x1.25
+        ("TOLL.rounded", 2.01, 2.04, False),        # x1.015
         ("TOLL.jitter_us", 10.0, 10.4, True),       # within the declared 5 %
         ("TOLL.large_us", 1780.0, 1790.0, True),    # within the measured 2 % spread
     ]
     small = toll.values[1]
     assert small.ratio == pytest.approx(1.25)
     assert small.quoted_at == ["docs/index.md:3"]
-    assert toll.values[3].quoted_at == ["docs/index.md:5"]
+    assert toll.values[2].quoted_at == ["docs/index.md:5"]
+    assert toll.values[4].quoted_at == ["docs/index.md:5"]
     assert toll.removed == ["toll 1.20 us"]
     assert toll.added == ["toll 1.50 us", "<script>alert(1)</script>"]
     claims = {c.check: c.status for c in toll.claims}
@@ -182,6 +185,7 @@ to: 2.13.0
     assert "The toll &lt;b&gt;rose&lt;/b&gt;; the prose says so." in note
     assert "line 3: <code>toll.TOLL.small_us</code> <del>1.20</del> → <ins>1.50</ins>" in note
     assert "TOLL.large_us" not in note  # moved within its measured noise
+    assert "TOLL.rounded" not in note  # 2.01 -> 2.04 reads "2.0" both times on the page
     if drift.claims_api() is not None:
         assert "claim holds now" in note
     assert "ldr-corrections" not in project.html("plain")
