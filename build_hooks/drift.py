@@ -10,6 +10,7 @@ versions' data, and the page lines that quote each changed value. Largest change
 
     {"format": 1, "from": "2.13.0", "to": "2.14.1",
      "only_from": ["proof.device", ...], "only_to": [...], "claims_checked": bool,
+     "problems": [unreadable history files],
      "proofs": [{"name", "device_class",
                  "values": [{"key", "old", "new", "ratio": float|null, "noise": bool,
                              "quoted_at": ["docs/x.md:12"]}],
@@ -27,7 +28,6 @@ import difflib
 import json
 import math
 from dataclasses import asdict, dataclass, field
-from html import escape
 from pathlib import Path
 
 from . import noise
@@ -35,8 +35,9 @@ from .datalines import parse_output
 from .diff import describe, flatten, natural, quotes, quoted_at
 from .discovery import discover
 from .errors import DirectiveError, LdrError
-from .history import all_versions, current_version, records_at, version_key
+from .history import all_versions, corrupt_files, current_version, records_at, version_key
 from .pin import public_version
+from .render.drift import html_document, html_fragment, ratio_text
 from .store import Record, Store
 
 FORMAT = 1
@@ -150,10 +151,11 @@ class Drift:
     only_from: list[str] = field(default_factory=list)
     only_to: list[str] = field(default_factory=list)
     claims_checked: bool = False
+    problems: list[str] = field(default_factory=list)  # unreadable history files, named
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "from": self.from_version, "to": self.to_version,
-                "only_from": self.only_from, "only_to": self.only_to,
+                "only_from": self.only_from, "only_to": self.only_to, "problems": self.problems,
                 "claims_checked": self.claims_checked, "proofs": [p.to_json() for p in self.proofs]}
 
 
@@ -218,7 +220,8 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
     claims = page_claims(root, api)
     report = Drift(from_version, to_version, claims_checked=api is not None,
                    only_from=[".".join(k) for k in sorted(set(old) - set(new))],
-                   only_to=[".".join(k) for k in sorted(set(new) - set(old))])
+                   only_to=[".".join(k) for k in sorted(set(new) - set(old))],
+                   problems=[f"{c.path}: {c.reason} (skipped)" for c in corrupt_files(store)])
     for key in sorted(set(old) & set(new)):
         name, device_class = key
         report.compared += 1
@@ -238,12 +241,6 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
 
 
 # -- text ----------------------------------------------------------------------------------
-def ratio_text(value: ValueDrift) -> str:
-    if value.ratio is None:
-        return "added" if value.old is None else ("removed" if value.new is None else "changed")
-    return f"x{value.ratio:.3g}"
-
-
 def text_report(report: Drift) -> str:
     head = (f"Drift torch {report.from_version} -> {report.to_version}: {report.compared} record(s) "
             f"compared, {len(report.proofs)} changed")
@@ -260,66 +257,12 @@ def text_report(report: Drift) -> str:
         lines.extend(f"  | {line}" for line in p.diff[2:])
         for c in p.claims:
             lines.append(f"  claim {c.status}: {c.page_line}  {c.check}")
+    lines.extend(f"warning: {problem}" for problem in report.problems)
     for label, items in (("only under", report.only_from), ("new under", report.only_to)):
         if items:
             version = report.from_version if label == "only under" else report.to_version
             lines.append(f"{label} torch {version}: {', '.join(items)}")
     return "\n".join(lines)
-
-
-# -- HTML ----------------------------------------------------------------------------------
-def html_fragment(report: Drift) -> str:
-    """The report as an HTML section (everything escaped), for a page or a standalone file."""
-    fv, tv = escape(report.from_version), escape(report.to_version)
-    out = [f'<section class="ldr-drift" data-from="{fv}" data-to="{tv}">',
-           f'<p class="ldr-drift__summary">torch {fv} → {tv}: {report.compared} record(s) compared, '
-           f"{len(report.proofs)} changed"
-           + ("" if report.claims_checked else "; claims not checked") + ".</p>"]
-    for p in report.proofs:
-        out.append(f'<section class="ldr-drift__proof" data-proof="{escape(p.name)}">'
-                   f'<h3 class="ldr-drift__name"><code>{escape(p.name)}</code> '
-                   f'<span class="ldr-drift__device">{escape(p.device_class)}</span></h3>')
-        if p.values:
-            out.append(f'<table class="ldr-drift__values"><thead><tr><th>value</th><th>{fv}</th>'
-                       f"<th>{tv}</th><th>ratio</th><th>quoted at</th></tr></thead><tbody>")
-            for v in p.values:
-                kind = "noise" if v.noise else "changed"
-                note = " (noise)" if v.noise else ""
-                out.append(f'<tr class="ldr-drift__value ldr-drift__value--{kind}"><td><code>{escape(v.key)}'
-                           f"</code></td><td>{escape(describe(v.old))}</td><td>{escape(describe(v.new))}</td>"
-                           f"<td>{escape(ratio_text(v))}{note}</td><td>{escape(', '.join(v.quoted_at))}</td></tr>")
-            out.append("</tbody></table>")
-        if p.diff:
-            rows = []
-            for line in p.diff[2:]:
-                kind = {"+": "added", "-": "removed", "@": "hunk"}.get(line[:1], "same")
-                rows.append(f'<span class="ldr-drift__line--{kind}">{escape(line)}</span>')
-            out.append('<pre class="ldr-drift__output"><code>' + "\n".join(rows) + "</code></pre>")
-        if p.claims:
-            out.append('<ul class="ldr-drift__claims">')
-            for c in p.claims:
-                out.append(f'<li class="ldr-drift__claim ldr-drift__claim--{c.status}">'
-                           f"<strong>{escape(c.status)}</strong> <code>{escape(c.check)}</code> "
-                           f"({escape(c.page_line)})</li>")
-            out.append("</ul>")
-        out.append("</section>")
-    if not report.proofs:
-        out.append('<p class="ldr-drift__none">Nothing changed.</p>')
-    out.append("</section>")
-    return "\n".join(out)
-
-
-STANDALONE_CSS = """body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
-.ldr-drift__value--noise{color:#888}.ldr-drift__line--added{color:#176f2c}.ldr-drift__line--removed{color:#a4161a}
-.ldr-drift__claim--broke{color:#a4161a}.ldr-drift__claim--holds-now{color:#176f2c}pre{background:#f6f6f6;padding:.5rem}"""
-
-
-def html_document(report: Drift) -> str:
-    title = escape(f"Drift: torch {report.from_version} to {report.to_version}")
-    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-            f"<style>{STANDALONE_CSS}</style></head><body><h1>{title}</h1>\n{html_fragment(report)}\n"
-            "</body></html>\n")
 
 
 # -- the fence and the command -------------------------------------------------------------

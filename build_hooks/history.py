@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from .pin import public_version
-from .store import DEVICE_CLASSES, Corrupt, Record, Store
+from .store import Corrupt, Record, Store
 
 HISTORY_DIR = "_history"
 VERSION = re.compile(r"^[0-9][0-9A-Za-z.!-]*$")
@@ -125,6 +125,6 @@ def all_versions(store: Store) -> list[str]:
     return sorted(seen, key=version_key)
 
 
-__all__ = ["DEVICE_CLASSES", "HISTORY_DIR", "all_versions", "corrupt_files", "current_version",
+__all__ = ["HISTORY_DIR", "all_versions", "corrupt_files", "current_version",
            "keep", "records_at", "store_at", "version_key", "version_store", "versions",
            "write_record"]

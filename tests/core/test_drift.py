@@ -98,10 +98,14 @@ def test_drift_lists_exactly_what_changed_largest_first_with_noise_and_quotes(pr
 
 def test_drift_json_shape_and_html_escapes(project):
     setup(project)
+    broken = project.root / HISTORY / "2.12.0" / "steady.mps.json"
+    broken.write_text("{half a record")
     out = project.ldr("drift", "--json")
     assert out.returncode == 0, out.stderr
     body = json.loads(out.stdout)
     assert body["format"] == 1 and body["from"] == "2.12.0" and body["to"] == "2.13.0"
+    assert body["problems"] == [f"{broken}: JSONDecodeError: Expecting property name enclosed in "
+                                "double quotes: line 1 column 2 (char 1) (skipped)"]
     (proof,) = body["proofs"]
     assert set(proof) >= {"name", "device_class", "values", "output", "claims"}
     assert proof["name"] == "toll" and proof["device_class"] == "cpu"
