@@ -275,7 +275,7 @@ class Library:
                     "device": item.device, "python": item.python, "os": item.os,
                     "machine": item.machine, "measured_at": item.measured_at[:10],
                     "wall_s": item.wall_s, "status": item.status,
-                    "stale": state.state != "fresh", "reasons": state.reasons,
+                    "stale": state.state not in ("fresh", "foreign"), "reasons": state.reasons,
                     "failure": None if item.failure is None else {
                         "status": item.failure.status, "message": item.failure.message,
                         "torch": item.failure.torch, "measured_at": item.failure.measured_at[:10],

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .history import store_at, version_key, version_store, write_record
 from .pin import public_version
-from .store import DEVICE_CLASSES, Corrupt, Record, Store
+from .store import DEVICE_CLASSES, Corrupt, Record, Store, store_lock
 
 FOREIGN_DIR = "_foreign"
 
@@ -159,8 +159,9 @@ def merge(library, folders: list[Path]) -> MergeReport:
                                       f"succeeded there ({item.status}); nothing to bring home")
                 continue
             candidates.setdefault((item.proof, item.device_class), []).append((item, str(path)))
-    for (proof, device_class), found in sorted(candidates.items()):
-        _merge_one(store, pin, proof, device_class, found, report)
+    with store_lock(library.lock_path):  # never while a build writes the same records
+        for (proof, device_class), found in sorted(candidates.items()):
+            _merge_one(store, pin, proof, device_class, found, report)
     return report
 
 

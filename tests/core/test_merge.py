@@ -99,13 +99,15 @@ def test_a_foreign_accelerator_record_is_kept_as_what_it_is(project, tmp_path):
     assert project.ldr("check", "--device", "cpu").returncode == 0
     assert project.ldr("check").returncode == 0  # kept on purpose: not a stale record
 
-    project.page("index.md", "# A\n\nOn a GPU: {{ a.TOLL.small_us | .2f }} µs.\n\n```proof\na\n```\n")
+    project.page("index.md", "# A\n\nOn a GPU: {{ a.TOLL.small_us | .2f }} µs.\n\n"
+                 '```proof-output\nproof: a\ngrep: "visible"\n```\n\n```proof\na\n```\n')
     built = project.build()
     assert built.returncode == 0, built.stderr
     html = project.html()
     assert "<strong>Measured on NVIDIA H200 under torch 2.11.0</strong> (the pin is 2.13.0)" in html
     assert "torch 2.11.0, NVIDIA H200" in html  # the value's own provenance, never the pin
     assert ">0.25</a>" in html
+    assert "torch 2.11.0 · NVIDIA H200" in html and "ldr-excerpt__stale" not in html  # its own, not stale
 
     # A later record under the pin replaces it; the foreign one goes to history.
     record(project, "a", device="cuda", data={"TOLL": {"small_us": 0.2}}, folder=tmp_path / "gpu2")
