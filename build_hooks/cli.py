@@ -68,7 +68,7 @@ def cmd_run(args, library: Library) -> int:
         from .noise import record_noise
 
         for path in record_noise(library.store, runs, repeat):
-            console.print(f"noise of {repeat} runs: {path}")
+            console.print(f"noise of {repeat} runs: {path}", soft_wrap=True, markup=False)
     where = library.store.dir
     where = where.relative_to(library.root) if where.is_relative_to(library.root) else where
     console.print(f"{len(todo)} proof(s) in {time.perf_counter() - started:.2f} s, {failures} failed; "
