@@ -88,6 +88,7 @@ class MergeReport:
     kept: list[str] = field(default_factory=list)      # the store's record was newer
     foreign: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)   # runs that failed there: nothing to merge
     corrupt: list[str] = field(default_factory=list)
 
     @property
@@ -98,7 +99,8 @@ class MergeReport:
         lines = []
         for label, items in (("merged", self.merged), ("to history", self.archived),
                              ("kept the store's newer record", self.kept), ("foreign", self.foreign),
-                             ("refused", self.refused), ("corrupt, skipped", self.corrupt)):
+                             ("failed there, skipped", self.skipped), ("refused", self.refused),
+                             ("corrupt, skipped", self.corrupt)):
             lines.extend(f"{label}: {item}" for item in items)
         total = len(self.merged) + len(self.archived)
         lines.append(f"ldr merge: {total} record(s) brought home, {len(self.refused)} refused, "
@@ -155,7 +157,7 @@ def merge(library, folders: list[Path]) -> MergeReport:
                     f"{proof.sha256[:12]}); rerun it there on this commit")
                 continue
             if not item.ok:
-                report.refused.append(f"{path}: proof {item.proof} ({item.device_class}) never "
+                report.skipped.append(f"{path}: proof {item.proof} ({item.device_class}) never "
                                       f"succeeded there ({item.status}); nothing to bring home")
                 continue
             candidates.setdefault((item.proof, item.device_class), []).append((item, str(path)))

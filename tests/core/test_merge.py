@@ -155,3 +155,17 @@ def test_workflow_matches_the_github_workflow_schema():
     out = subprocess.run([tool, "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
                          cwd=REPO, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_a_run_that_failed_on_the_other_machine_is_skipped_not_refused(project, tmp_path):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    before = snapshot(results(project))
+    path = record(project, "a", measured_at="2026-11-09T00:00:00Z", folder=tmp_path / "s")
+    body = json.loads(path.read_text())
+    body.update(status="timeout", returncode=None, data={})
+    path.write_text(json.dumps(body, indent=2))
+    out = project.ldr("merge", str(tmp_path / "s"))
+    assert out.returncode == 0, out.stdout
+    assert f"failed there, skipped: {path}: proof a (cpu) never succeeded there (timeout)" in out.stdout
+    assert snapshot(results(project)) == before
