@@ -171,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--python", help="interpreter for proofs (default: this one)")
     run.add_argument("--shard", type=Path, metavar="DIR",
                      help="record into DIR instead of proofs/_results (bring it home with `ldr merge`)")
+    run.add_argument("--any-torch", action="store_true",
+                     help="with --shard: run under this interpreter's torch even when it is not the pin "
+                          "(its accelerator records merge as foreign)")
     run.add_argument("--repeat", type=int, metavar="N",
                      help="run each selected proof N times and record the spread of its values (noise)")
     status = sub.add_parser("status", help="list every proof and the state of its records")
@@ -195,11 +198,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         root = (args.root or find_root(Path.cwd())).resolve()
         store = None
+        if getattr(args, "any_torch", False) and not args.shard:
+            raise LdrError("--any-torch records under another torch than the pin, so only into a shard: "
+                           "add --shard DIR (and bring it home with `ldr merge DIR`)")
         if getattr(args, "shard", None):
             from .shards import ShardStore
             from .store import Store
 
-            store = ShardStore(args.shard.resolve(), Store(root / "proofs"))
+            store = ShardStore(args.shard.resolve(), Store(root / "proofs"), any_torch=args.any_torch)
         library = Library(root, python=getattr(args, "python", None), slots=getattr(args, "jobs", None),
                           store=store)
         try:

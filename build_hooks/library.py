@@ -158,7 +158,8 @@ class Library:
     # -- running -------------------------------------------------------------
     def runner(self) -> Runner:
         if self._runner is None:
-            self._runner = shared_runner(self.python, self.pin, self.mode)
+            any_torch = getattr(self.store, "any_torch", False)  # a shard may record another torch
+            self._runner = shared_runner(self.python, None if any_torch else self.pin, self.mode)
         return self._runner
 
     def plan(self, names: list[str] | None = None, force: bool = False) -> list[Proof]:

@@ -36,10 +36,11 @@ class ShardStore(Store):
 
     keeps_history = False  # history is kept when the shard is merged
 
-    def __init__(self, folder: Path, base: Store):
+    def __init__(self, folder: Path, base: Store, any_torch: bool = False):
         super().__init__(Path(folder))
         self.dir = Path(folder)
         self.base = base
+        self.any_torch = any_torch  # run under whatever torch the interpreter has (see cli)
 
     def read(self, proof: str, device_class: str):
         item = super().read(proof, device_class)

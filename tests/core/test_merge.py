@@ -1,6 +1,7 @@
 """Shards from other machines: ldr run --shard, ldr merge, foreign accelerator records."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -169,3 +170,37 @@ def test_a_run_that_failed_on_the_other_machine_is_skipped_not_refused(project, 
     assert out.returncode == 0, out.stdout
     assert f"failed there, skipped: {path}: proof a (cpu) never succeeded there (timeout)" in out.stdout
     assert snapshot(results(project)) == before
+
+
+FAKE_GPU_TORCH = '''\
+__version__ = "2.11.0+cu126"
+class cuda:
+    is_available = staticmethod(lambda: True)
+    get_device_name = staticmethod(lambda index: "NVIDIA H200")
+class backends:
+    mps = None
+'''
+
+
+def test_a_gpu_box_with_an_older_torch_records_a_shard_that_merges_as_foreign(project, tmp_path, fake_python):
+    project.proof("a", 'PROOF = {"accelerator": "prefer"}\n' + SCRIPT)
+    record(project, "a")
+    python = fake_python(body=FAKE_GPU_TORCH)
+    shard = tmp_path / "gpu"
+
+    def ldr(*args):
+        env = dict(os.environ, LDR_ACCELERATOR="cuda")
+        return subprocess.run([sys.executable, "-m", "build_hooks.cli", *args], cwd=project.root,
+                              capture_output=True, text=True, timeout=300, env=env)
+
+    refused = ldr("run", "--python", python, "--shard", str(shard))
+    assert refused.returncode == 2 and "must run under torch 2.13.0" in refused.stderr
+    assert ldr("run", "--any-torch").returncode == 2  # never into the store itself
+    ran = ldr("run", "--python", python, "--shard", str(shard), "--any-torch")
+    assert ran.returncode == 0, ran.stderr
+    made = json.loads((shard / "a.cuda.json").read_text())
+    assert (made["torch"], made["torch_build"], made["device"]) == ("2.11.0", "2.11.0+cu126", "NVIDIA H200")
+    merged = project.ldr("merge", str(shard))
+    assert "measured on NVIDIA H200 under torch 2.11.0 (the pin is 2.13.0)" in merged.stdout
+    status = json.loads(project.ldr("status", "--json").stdout)
+    assert [r["state"] for r in status["proofs"][0]["records"]] == ["fresh", "foreign"]
