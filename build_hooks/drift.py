@@ -14,7 +14,8 @@ versions' data, and the page lines that quote each changed value. Largest change
      "proofs": [{"name", "device_class",
                  "values": [{"key", "old", "new", "ratio": float|null, "noise": bool,
                              "quoted_at": ["docs/x.md:12"]}],
-                 "output": {"added": [str], "removed": [str], "diff": [str]},
+                 "output": {"added": [str], "removed": [str], "diff": [str],
+                            "excerpted_at": ["docs/x.md:30"]},
                  "claims": [{"page_line", "check", "old": bool|null, "new": bool|null,
                              "status": "broke|holds-now|still-holds|still-broken"}]}]}
 
@@ -125,6 +126,7 @@ class ProofDrift:
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     diff: list[str] = field(default_factory=list)
+    excerpted_at: list[str] = field(default_factory=list)  # proof-output fences, when output changed
     claims: list[ClaimDrift] = field(default_factory=list)
 
     @property
@@ -138,7 +140,8 @@ class ProofDrift:
     def to_json(self) -> dict:
         return {"name": self.name, "device_class": self.device_class,
                 "values": [asdict(v) for v in self.values],
-                "output": {"added": self.added, "removed": self.removed, "diff": self.diff},
+                "output": {"added": self.added, "removed": self.removed, "diff": self.diff,
+                           "excerpted_at": self.excerpted_at},
                 "claims": [{**asdict(c), "status": c.status} for c in self.claims]}
 
 
@@ -216,7 +219,7 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
     api = claims_api() if api == "auto" else api
     from_version, to_version = default_versions(store, from_version, to_version)
     old, new = records_at(store, from_version), records_at(store, to_version)
-    values_quoted, _ = quotes(root)
+    values_quoted, excerpts = quotes(root)
     claims = page_claims(root, api)
     report = Drift(from_version, to_version, claims_checked=api is not None,
                    only_from=[".".join(k) for k in sorted(set(old) - set(new))],
@@ -229,6 +232,8 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
         tolerance = noise.declared(proof.path) if proof is not None else 0.0
         spreads = [noise.read(store, v, name, device_class) for v in (from_version, to_version)]
         result = compare(name, device_class, old[key], new[key], tolerance, spreads, values_quoted)
+        if result.diff:
+            result.excerpted_at = excerpts.get(name, [])
         for page_line, proof_name, check in claims:
             if proof_name == name:
                 result.claims.append(ClaimDrift(page_line, check, holds(api, check, old[key].data),
@@ -255,6 +260,7 @@ def text_report(report: Drift) -> str:
             where = f"  quoted at {', '.join(v.quoted_at)}" if v.quoted_at else ""
             lines.append(f"  {v.key}: {describe(v.old)} -> {describe(v.new)} ({ratio_text(v)}){mark}{where}")
         lines.extend(f"  | {line}" for line in p.diff[2:])
+        lines.extend(f"  output excerpted at {where}: re-read it" for where in p.excerpted_at)
         for c in p.claims:
             lines.append(f"  claim {c.status}: {c.page_line}  {c.check}")
     lines.extend(f"warning: {problem}" for problem in report.problems)

@@ -40,6 +40,11 @@ A big one costs {{ toll.TOLL.large_us | .0f }} µs, about {{ toll.TOLL.rounded |
 proof: toll
 check: TOLL.small_us > 1.3
 ```
+
+```proof-output
+proof: toll
+grep: "toll"
+```
 """
 
 
@@ -66,7 +71,7 @@ def setup(project, page=PAGE):
 
 
 def test_drift_lists_exactly_what_changed_largest_first_with_noise_and_quotes(project):
-    setup(project, PAGE + "\n```claim\nproof: toll\ncheck: TOLL.small_us < 1.3\n```\n")
+    setup(project, PAGE + "\n```claim\nproof: toll\ncheck: TOLL.small_us < 1.3\n```\n")  # line 17
     report = drift.compute(project.root, api=API)
     assert (report.from_version, report.to_version) == ("2.12.0", "2.13.0")  # the defaults
     assert [p.name for p in report.proofs] == ["toll"] and report.compared == 2
@@ -86,14 +91,16 @@ def test_drift_lists_exactly_what_changed_largest_first_with_noise_and_quotes(pr
     assert toll.values[2].quoted_at == ["docs/index.md:5"]
     assert toll.values[4].quoted_at == ["docs/index.md:5"]
     assert toll.removed == ["toll 1.20 us"]
+    assert toll.excerpted_at == ["docs/index.md:12"]
     assert toll.added == ["toll 1.50 us", "<script>alert(1)</script>"]
     claims = {c.check: c.status for c in toll.claims}
     assert claims == {"TOLL.small_us > 1.3": "holds-now", "TOLL.small_us < 1.3": "broke"}
-    assert {c.check: c.page_line for c in toll.claims}["TOLL.small_us < 1.3"] == "docs/index.md:12"
+    assert {c.check: c.page_line for c in toll.claims}["TOLL.small_us < 1.3"] == "docs/index.md:17"
     text = drift.text_report(report)
     assert "TOLL.small_us: 1.2 -> 1.5 (x1.25)  quoted at docs/index.md:3" in text
     assert "TOLL.large_us: 1780 -> 1790 (x1.01)  (noise)" in text
-    assert "claim broke: docs/index.md:12  TOLL.small_us < 1.3" in text
+    assert "claim broke: docs/index.md:17  TOLL.small_us < 1.3" in text
+    assert "output excerpted at docs/index.md:12: re-read it" in text
 
 
 def test_drift_json_shape_and_html_escapes(project):
