@@ -144,7 +144,7 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto") -> 
     return out
 
 
-def render(items: list[Upgrade], page: str) -> str:
+def render(items: list[Upgrade]) -> str:
     if not items:
         return '<aside class="ldr-corrections ldr-corrections--none" hidden></aside>'
     parts = ['<aside class="ldr-corrections" aria-label="Corrections">',
@@ -186,4 +186,4 @@ def render_fence(options: dict, ctx) -> str:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DirectiveError(f"cannot read {path} to find its quoted values ({exc})") from None
-    return render(upgrades(ctx.root, text, notes), ctx.page)
+    return render(upgrades(ctx.root, text, notes))
