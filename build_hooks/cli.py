@@ -75,7 +75,9 @@ def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str]
 def cmd_run(args, library: Library) -> int:
     console = _console()
     names = args.proofs or None
-    todo = library.plan(names, args.force)
+    repeat = max(1, args.repeat or 1)
+    force = args.force or repeat > 1
+    todo = library.plan(names, force)
     impossible, held = _not_run(library, names, todo)
     for line in impossible:
         console.print(f"[yellow]cannot run:[/] {escape(line)}", highlight=False, soft_wrap=True)
@@ -96,7 +98,8 @@ def cmd_run(args, library: Library) -> int:
     started = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=console, transient=True) as progress:
-        task = progress.add_task("starting the proof host", total=len(todo))
+        task = progress.add_task("starting the proof host", total=len(todo) * repeat)
+        runs: dict[tuple[str, str], list] = {}
 
         def on_start(proof):
             progress.update(task, description=f"running {proof.name}")
@@ -104,6 +107,7 @@ def cmd_run(args, library: Library) -> int:
         def on_done(proof, result, record):
             nonlocal failures
             progress.advance(task)
+            runs.setdefault((proof.name, record.device_class), []).append(record)
             where = f"{record.device_class}: {record.device}"
             if result.ok:
                 progress.console.print(f"[green]ok[/]     {proof.name:<24} {result.wall_s:7.2f} s  {where}")
@@ -116,9 +120,17 @@ def cmd_run(args, library: Library) -> int:
                 for line in (record.failure.stderr_tail if record.failure else record.stderr[-8:]):
                     progress.console.print(f"         [dim]{line}[/]", markup=False, highlight=False)
 
-        library.run(args.proofs or None, args.force, on_start=on_start, on_done=on_done)
+        for _ in range(repeat):
+            library.run(args.proofs or None, force, on_start=on_start, on_done=on_done)
+    if repeat > 1:
+        from .noise import record_noise
+
+        for path in record_noise(library.store, runs, repeat):
+            console.print(f"noise of {repeat} runs: {path}", soft_wrap=True, markup=False)
+    where = library.store.dir
+    where = where.relative_to(library.root) if where.is_relative_to(library.root) else where
     console.print(f"{len(todo)} proof(s) in {time.perf_counter() - started:.2f} s, {failures} failed; "
-                  f"records in {library.store.dir.relative_to(library.root)}/")
+                  f"records in {where}/")
     for item in library.diagnostics:
         level = "[yellow]warning:[/]" if item.level == "warning" else "[dim]note:[/]"
         console.print(f"{level} {escape(item.message)}", highlight=False)
@@ -135,8 +147,8 @@ def cmd_status(args, library: Library) -> int:
     table = Table(title=f"Proofs (torch pin {report['pin']}, this host: {report['host']['accelerator'] or 'cpu'})")
     for column in ("proof", "device", "state", "torch", "measured", "wall", "data keys", "why"):
         table.add_column(column)
-    colours = {"fresh": "green", "stale": "yellow", "failed": "red", "missing": "red", "corrupt": "red",
-               "problem": "red", "unmeasured": "yellow"}
+    colours = {"fresh": "green", "foreign": "cyan", "stale": "yellow", "failed": "red", "missing": "red",
+               "corrupt": "red", "problem": "red", "unmeasured": "yellow"}
     for proof in report["proofs"]:
         if not proof["records"]:
             allowed = "; allowed (allow_unmeasured)" if proof["allowed_unmeasured"] else ""
@@ -172,7 +184,7 @@ def cmd_check(args, library: Library) -> int:
     bad = [
         (proof["name"], rec)
         for proof in report["proofs"] for rec in proof["records"]
-        if rec["state"] != "fresh" and (not args.device or rec["device_class"] in args.device)
+        if rec["state"] not in ("fresh", "foreign") and (not args.device or rec["device_class"] in args.device)
     ]
     unmeasured = [
         proof for proof in report["proofs"]
@@ -219,6 +231,18 @@ def cmd_diff(args, library: Library) -> int:
     return 0
 
 
+def cmd_drift(args, library: Library) -> int:
+    from .drift import cmd_drift as run_drift
+
+    return run_drift(args, library)
+
+
+def cmd_merge(args, library: Library) -> int:
+    from .shards import cmd_merge as run_merge
+
+    return run_merge(args, library)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["draw"]:
@@ -233,6 +257,13 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--force", action="store_true", help="rerun even when the record is fresh")
     run.add_argument("--jobs", type=int, help="cores for proofs marked parallel")
     run.add_argument("--python", help="interpreter for proofs (default: this one)")
+    run.add_argument("--shard", type=Path, metavar="DIR",
+                     help="record into DIR instead of proofs/_results (bring it home with `ldr merge`)")
+    run.add_argument("--any-torch", action="store_true",
+                     help="with --shard: run under this interpreter's torch even when it is not the pin "
+                          "(its accelerator records merge as foreign)")
+    run.add_argument("--repeat", type=int, metavar="N",
+                     help="run each selected proof N times and record the spread of its values (noise)")
     status = sub.add_parser("status", help="list every proof and the state of its records")
     status.add_argument("proofs", nargs="*")
     status.add_argument("--json", action="store_true", help="the stable machine-readable form")
@@ -243,13 +274,32 @@ def main(argv: list[str] | None = None) -> int:
     moved = sub.add_parser("diff", help="values and output that moved since a git revision, and where prose quotes them")
     moved.add_argument("rev", nargs="?", default="HEAD", help="git revision to compare with (default: HEAD)")
     moved.add_argument("--json", action="store_true")
+    drift = sub.add_parser("drift", help="what changed between two recorded torch versions")
+    drift.add_argument("--from", dest="from_version", metavar="V", help="default: the newest history version older than --to")
+    drift.add_argument("--to", dest="to_version", metavar="V", help="default: the current records' version")
+    drift_out = drift.add_mutually_exclusive_group()
+    drift_out.add_argument("--json", action="store_true", help="the stable machine-readable form")
+    drift_out.add_argument("--html", type=Path, metavar="FILE", help="write a standalone HTML report")
+    merge = sub.add_parser("merge", help="bring shards recorded elsewhere (ldr run --shard) into the store")
+    merge.add_argument("shards", nargs="+", metavar="DIR")
     sub.add_parser("draw", help="render an Excalidraw scene: ldr draw IN OUT.svg [--dark]")
     args = parser.parse_args(argv)
     try:
         root = (args.root or find_root(Path.cwd())).resolve()
-        library = Library(root, python=getattr(args, "python", None), slots=getattr(args, "jobs", None))
+        store = None
+        if getattr(args, "any_torch", False) and not args.shard:
+            raise LdrError("--any-torch records under another torch than the pin, so only into a shard: "
+                           "add --shard DIR (and bring it home with `ldr merge DIR`)")
+        if getattr(args, "shard", None):
+            from .shards import ShardStore
+            from .store import Store
+
+            store = ShardStore(args.shard.resolve(), Store(root / "proofs"), any_torch=args.any_torch)
+        library = Library(root, python=getattr(args, "python", None), slots=getattr(args, "jobs", None),
+                          store=store)
         try:
-            return {"run": cmd_run, "status": cmd_status, "check": cmd_check, "diff": cmd_diff}[args.command](args, library)
+            return {"run": cmd_run, "status": cmd_status, "check": cmd_check, "diff": cmd_diff,
+                    "drift": cmd_drift, "merge": cmd_merge}[args.command](args, library)
         finally:
             library.close()
     except LdrError as exc:

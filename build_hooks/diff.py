@@ -87,6 +87,15 @@ def quotes(root: Path) -> tuple[dict[tuple[str, str], list[str]], dict[str, list
     return values, excerpts
 
 
+def quoted_at(values: dict[tuple[str, str], list[str]], proof: str, key: str) -> list[str]:
+    """The page lines (from :func:`quotes`) that quote ``proof``'s ``key`` or a key above it."""
+    out = []
+    for (quoted_proof, quoted_key), where in values.items():
+        if quoted_proof == proof and (quoted_key == key or key.startswith(quoted_key + ".")):
+            out.extend(where)
+    return out
+
+
 def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
     root = library.root
     values, excerpts = quotes(root)
@@ -108,9 +117,9 @@ def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
             after = parse_output(new.stdout).visible
             result.output_lines_changed = sum(a != b for a, b in zip(before, after)) + abs(len(before) - len(after))
         for change in result.changes:
-            for (quoted_proof, key), where in values.items():
-                if quoted_proof == proof and (key == change.key or change.key.startswith(key + ".")):
-                    result.quoted_at.setdefault(change.key, []).extend(where)
+            where = quoted_at(values, proof, change.key)
+            if where:
+                result.quoted_at[change.key] = where
         if result.output_lines_changed:
             result.excerpted_at = excerpts.get(proof, [])
         if result.changes or result.output_lines_changed or result.new:

@@ -30,6 +30,7 @@ OPTION_TYPES = {
     "parallel": (bool,),
     "output_cap": (int,),
     "allow_unmeasured": (bool,),
+    "tolerance": (int, float, dict),  # noise allowance for `ldr drift`: see noise.py
 }
 
 

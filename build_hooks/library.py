@@ -17,8 +17,10 @@ from .context import ProofData
 from .datalines import parse_output
 from .discovery import Proof, discover
 from .errors import DirectiveError, StoreError
+from .history import write_record
 from .pin import pinned_torch, public_version
 from .runner import Job, Runner, RunResult, shared_runner
+from .shards import is_foreign
 from .store import Corrupt, Failure, Record, Store, store_lock
 
 ACCELERATORS = ("cuda", "mps")
@@ -39,6 +41,7 @@ class ProofState:
     record: Record | None
     corrupt: Corrupt | None = None
     reasons: list[str] = field(default_factory=list)
+    foreign: bool = False  # an accelerator record under another torch, kept by `ldr merge`
 
     @property
     def state(self) -> str:
@@ -46,6 +49,8 @@ class ProofState:
             return "corrupt"
         if self.record is None:
             return "missing"
+        if self.foreign:
+            return "foreign"
         if self.reasons:
             return "stale"
         if not self.record.ok or self.record.failure is not None:
@@ -56,7 +61,7 @@ class ProofState:
 
     @property
     def needs_run(self) -> bool:
-        return self.state in ("missing", "corrupt", "stale")
+        return self.state in ("missing", "corrupt", "stale", "foreign")
 
 
 def host_accelerator() -> str | None:
@@ -82,10 +87,10 @@ def tail(lines: list[str], count: int = 12) -> list[str]:
 
 class Library:
     def __init__(self, root: Path, python: str | None = None, mode: str | None = None,
-                 slots: int | None = None):
+                 slots: int | None = None, store: Store | None = None):
         self.root = Path(root).resolve()
         self.proofs_dir = self.root / "proofs"
-        self.store = Store(self.proofs_dir)
+        self.store = store if store is not None else Store(self.proofs_dir)  # a shard: shards.py
         self.lock_path = self.root / ".cache" / "ldr" / "store.lock"
         self.python, self.mode, self.slots = python, mode, slots
         self.pin = pinned_torch(self.root)
@@ -133,6 +138,10 @@ class Library:
                 reasons.append(f"helper {name} changed since it was recorded")
         if public_version(item.latest_torch) != public_version(self.pin):
             reasons.append(f"recorded under torch {public_version(item.latest_torch)}, pin is {self.pin}")
+            if len(reasons) == 1 and is_foreign(self.store, item):
+                return ProofState(proof, device_class, item, None, [
+                    f"recorded under torch {public_version(item.torch)} (foreign accelerator record, kept)"],
+                    foreign=True)
         return ProofState(proof, device_class, item, None, reasons)
 
     def states(self, names: list[str] | None = None) -> list[ProofState]:
@@ -163,7 +172,8 @@ class Library:
     # -- running -------------------------------------------------------------
     def runner(self) -> Runner:
         if self._runner is None:
-            self._runner = shared_runner(self.python, self.pin, self.mode)
+            any_torch = getattr(self.store, "any_torch", False)  # a shard may record another torch
+            self._runner = shared_runner(self.python, None if any_torch else self.pin, self.mode)
         return self._runner
 
     def plan(self, names: list[str] | None = None, force: bool = False) -> list[Proof]:
@@ -209,7 +219,7 @@ class Library:
                 before = self.store.read(proof.name, device_class)
                 record = self.record(proof, device_class, result, probe)
                 try:
-                    self.store.write(record)
+                    write_record(self.store, record)  # keeps the replaced version in history
                 except StoreError as exc:  # non-finite data: the last record stays as it was
                     self.diagnostics.append(Diagnostic("warning", str(exc), proof=proof.name))
                     return
@@ -303,7 +313,7 @@ class Library:
                     "device": item.device, "python": item.python, "os": item.os,
                     "machine": item.machine, "measured_at": item.measured_at[:10],
                     "wall_s": item.wall_s, "status": item.status,
-                    "stale": state.state not in ("fresh", "problem"), "reasons": state.reasons,
+                    "stale": state.state not in ("fresh", "problem", "foreign"), "reasons": state.reasons,
                     "problems": list(item.problems),
                     "failure": None if item.failure is None else {
                         "status": item.failure.status, "message": item.failure.message,
@@ -311,6 +321,7 @@ class Library:
                         "stderr_tail": item.failure.stderr_tail,
                     },
                     "accelerator": proof.accelerator,
+                    "foreign": state.foreign, "pin": self.pin,
                 },
                 stdout="\n".join(item.stdout),
                 stderr="\n".join(item.stderr),

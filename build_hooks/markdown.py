@@ -50,6 +50,8 @@ HANDLERS = {
     "reading-lines": "build_hooks.metro:render_fence",
     "robot": "build_hooks.robot:render_fence",
     "claim": "build_hooks.render.claim:render_fence",
+    "drift-report": "build_hooks.drift:render_fence",
+    "corrections": "build_hooks.corrections:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
 # What the two core fences take; a handler's module declares its own as OPTIONS.
@@ -323,6 +325,8 @@ def parse_options(source: str, fence: str) -> dict:
         return {}
     if isinstance(body, dict):
         return body
+    if isinstance(body, list):  # e.g. the corrections fence's `- torch: ...` entries
+        return {"list": body}
     if isinstance(body, (str, int, float)):
         return {"arg": str(body).strip()}
     raise DirectiveError(f"the {fence} fence body must be a name or a mapping of options")

@@ -10,7 +10,7 @@ Format 1 (fields are only ever added, never removed or renamed)::
                  "allowed_unmeasured": bool (PROOF allow_unmeasured),
                  "needs": null | ["cuda", "mps"] (what it needs that this machine lacks),
                  "records": [{"device_class",
-                              "state": "fresh|problem|failed|stale|missing|corrupt",
+                              "state": "fresh|foreign|problem|failed|stale|missing|corrupt",
                               "reasons": [str], "problems": [str] (data-line problems kept
                               in the record), "path", "torch", "device", "python",
                               "measured_at", "wall_s", "status", "data_keys": [str],
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .library import Diagnostic, Library, ProofState, host_accelerator
 
-ORDER = ("fresh", "unmeasured", "problem", "failed", "stale", "missing", "corrupt")
+ORDER = ("fresh", "foreign", "unmeasured", "problem", "failed", "stale", "missing", "corrupt")
 
 
 def _reasons(state: ProofState) -> list[str]:

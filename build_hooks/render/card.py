@@ -113,6 +113,12 @@ def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool,
             f"{escape(failure['measured_at'])}</strong> (it {escape(failure['message'])}). "
             f"The output below is the last good run, from {escape(p['measured_at'])}.</div>"
         )
+    elif p.get("foreign"):
+        out.append(
+            '<div class="ldr-proof__notice ldr-proof__notice--foreign" role="note">'
+            f"<strong>Measured on {escape(p['device'])} under torch {escape(p['torch'])}</strong> "
+            f"(the pin is {escape(p.get('pin') or '?')}): a record from another machine, kept as it is.</div>"
+        )
     elif p.get("stale") and not rerunning:
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--stale" role="note">'

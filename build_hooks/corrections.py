@@ -1,0 +1,189 @@
+"""The generated "Corrections" note of a chapter.
+
+A chapter places the note with a fence; the author adds a dated note per torch upgrade,
+and the list of what changed is generated from the recorded history (history.py)::
+
+    ```corrections
+    - torch: 2.14.1
+      date: 2026-12-01
+      note: "The toll fell after the dispatcher rewrite; the prose now says so."
+    ```
+
+(an empty body lists the upgrades without notes). For every upgrade between two recorded
+versions, the note lists the numbers this page quotes (``{{ proof.KEY | fmt }}``) whose
+value changed beyond noise, old -> new in the page's own format, and the page's claims that
+broke or newly hold. A page without the fence is not affected.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from . import noise
+from .datalines import lookup
+from .diff import describe
+from .discovery import discover
+from .drift import claims_api, found_claims, holds, ratio
+from .errors import DirectiveError, LdrError
+from .history import all_versions, records_at
+from .render.values import format_value
+from .store import Store
+
+KEYS = {"torch", "date", "note"}
+
+
+@dataclass
+class Upgrade:
+    from_version: str | None
+    to_version: str
+    date: str = ""
+    note: str = ""
+    values: list[tuple[int, str, str, str]] = field(default_factory=list)  # line, what, old, new
+    claims: list[tuple[int, str, str]] = field(default_factory=list)  # line, status, check
+    recorded: bool = True
+
+
+def entries(options: dict) -> dict[str, dict]:
+    """The author's notes by torch version, validated."""
+    items = options.get("list", options.get("upgrades", []))
+    unknown = set(options) - {"list", "upgrades"}
+    if unknown or not isinstance(items, list):
+        raise DirectiveError("the corrections fence takes a list of `- torch: V` entries with optional "
+                             "`date:` and `note:`, e.g. `- torch: 2.14.1` / `  note: \"...\"`")
+    out = {}
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, dict) or "torch" not in item:
+            raise DirectiveError(f"corrections entry {number} needs `torch: <version>`, not {item!r}")
+        extra = set(item) - KEYS
+        if extra:
+            raise DirectiveError(f"corrections entry {number} has unknown field(s) {', '.join(sorted(map(str, extra)))}; "
+                                 "use torch, date and note")
+        date = item.get("date", "")
+        out[str(item["torch"]).strip()] = {
+            "date": date.isoformat() if isinstance(date, (dt.date, dt.datetime)) else str(date or ""),
+            "note": str(item.get("note") or ""),
+        }
+    return out
+
+
+def page_quotes(text: str) -> list[tuple[int, str, str | None, str, str]]:
+    """(line, proof, device or None, key, format) for every inline value on the page."""
+    from .markdown import VALUE
+
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for m in VALUE.finditer(line):
+            out.append((number, m.group("proof"), m.group("device"), m.group("key"), (m.group("fmt") or "").strip()))
+    return out
+
+
+def pick(records: dict, proof: str, device: str | None):
+    for device_class in ([device] if device else ["cuda", "mps", "cpu"]):
+        if (proof, device_class) in records:
+            return device_class, records[(proof, device_class)]
+    return None, None
+
+
+def shown(value, fmt: str) -> str:
+    try:
+        return format_value(value, fmt)
+    except LdrError:
+        return describe(value)
+
+
+def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto") -> list[Upgrade]:
+    store = Store(Path(root) / "proofs")
+    proofs = discover(Path(root) / "proofs")
+    api = claims_api() if api == "auto" else api
+    versions = all_versions(store)
+    quoted = page_quotes(page_text)
+    claims = found_claims(api, page_text)
+    out = []
+    for before, after in zip(versions, versions[1:]):
+        old, new = records_at(store, before), records_at(store, after)
+        if not set(old) & set(new) and after not in notes:
+            continue  # no proof recorded under both (e.g. a foreign accelerator record's version)
+        upgrade = Upgrade(before, after, **notes.get(after, {}))
+        for line, proof, device, key, fmt in quoted:
+            device_class, now = pick(new, proof, device)
+            then = old.get((proof, device_class)) if device_class else None
+            if then is None:
+                continue
+            try:
+                a, b = lookup(then.data, key), lookup(now.data, key)
+            except (KeyError, IndexError, TypeError):
+                continue
+            if a == b:
+                continue
+            r = ratio(a, b)
+            proof_file = proofs.get(proof)
+            tolerance = noise.declared(proof_file.path) if proof_file else 0.0
+            spreads = [noise.read(store, v, proof, device_class) for v in (before, after)]
+            if r is not None and abs(r - 1) <= noise.allowance(key, tolerance, *spreads):
+                continue
+            then_text, now_text = shown(a, fmt), shown(b, fmt)
+            if then_text != now_text:  # a move the page's own format hides is no correction
+                upgrade.values.append((line, f"{proof}.{key}", then_text, now_text))
+        for line, proof, check in claims:
+            device_class, now = pick(new, str(proof), None)
+            then = old.get((str(proof), device_class)) if device_class else None
+            if then is None:
+                continue
+            was, now_holds = holds(api, check, then.data), holds(api, check, now.data)
+            if was and not now_holds:
+                upgrade.claims.append((line, "broke", str(check)))
+            elif now_holds and not was:
+                upgrade.claims.append((line, "holds now", str(check)))
+        out.append(upgrade)
+    for version, note in notes.items():
+        if version not in versions[1:]:
+            out.append(Upgrade(None, version, recorded=False, **note))
+    return out
+
+
+def render(items: list[Upgrade]) -> str:
+    if not items:
+        return '<aside class="ldr-corrections ldr-corrections--none" hidden></aside>'
+    parts = ['<aside class="ldr-corrections" aria-label="Corrections">',
+             '<p class="ldr-corrections__title">Corrections</p>', '<ul class="ldr-corrections__upgrades">']
+    for item in reversed(items):  # the newest upgrade first
+        span = f"torch {item.from_version} → {item.to_version}" if item.from_version else f"torch {item.to_version}"
+        head = f'<strong>{escape(span)}</strong>'
+        if item.date:
+            head += f' <time datetime="{escape(item.date)}">{escape(item.date)}</time>'
+        if item.note:
+            head += f': <span class="ldr-corrections__note">{escape(item.note)}</span>'
+        parts.append(f'<li class="ldr-corrections__upgrade" data-torch="{escape(item.to_version)}"><p>{head}</p>')
+        rows = [f'<li class="ldr-corrections__value">line {line}: <code>{escape(what)}</code> '
+                f'<del>{escape(a)}</del> → <ins>{escape(b)}</ins></li>' for line, what, a, b in item.values]
+        rows += [f'<li class="ldr-corrections__claim ldr-corrections__claim--{escape(status.replace(" ", "-"))}">'
+                 f"line {line}: claim {escape(status)}: <code>{escape(check)}</code></li>"
+                 for line, status, check in item.claims]
+        if rows:
+            parts.append('<ul class="ldr-corrections__changes">' + "".join(rows) + "</ul>")
+        elif item.recorded:
+            parts.append('<p class="ldr-corrections__same">None of the numbers or claims on this page changed.</p>')
+        else:
+            parts.append('<p class="ldr-corrections__same">No records of this version are in the history yet.</p>')
+        parts.append("</li>")
+    parts.append("</ul></aside>")
+    return "\n".join(parts)
+
+
+def render_fence(options: dict, ctx) -> str:
+    if "arg" in options and not str(options["arg"]).strip():
+        options = {}
+    if "arg" in options:
+        raise DirectiveError("the corrections fence takes a list of `- torch: V` entries (or nothing)")
+    notes = entries(options)
+    if ctx.page is None:
+        raise DirectiveError("the corrections fence must be on a page")
+    path = Path(ctx.root) / "docs" / ctx.page
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DirectiveError(f"cannot read {path} to find its quoted values ({exc})") from None
+    return render(upgrades(ctx.root, text, notes))

@@ -1,0 +1,301 @@
+"""Drift: what changed between two recorded torch versions, and the prose it touches.
+
+For every proof and device class recorded under both versions (history.py keeps the older
+ones): each data value old -> new with its ratio (marked noise when the ratio stays within
+the measured spread of repeated runs or the proof's declared tolerance, see noise.py), the
+visible output lines added and removed, every ```claim of every page evaluated against both
+versions' data, and the page lines that quote each changed value. Largest changes first.
+
+``ldr drift --json`` is a stable interface; fields are only ever added::
+
+    {"format": 1, "from": "2.13.0", "to": "2.14.1",
+     "only_from": ["proof.device", ...], "only_to": [...], "claims_checked": bool,
+     "problems": [unreadable history files],
+     "proofs": [{"name", "device_class",
+                 "values": [{"key", "old", "new", "ratio": float|null, "noise": bool,
+                             "quoted_at": ["docs/x.md:12"]}],
+                 "output": {"added": [str], "removed": [str], "diff": [str],
+                            "excerpted_at": ["docs/x.md:30"]},
+                 "claims": [{"page_line", "check", "old": bool|null, "new": bool|null,
+                             "status": "broke|holds-now|still-holds|still-broken"}]}]}
+
+The ```drift-report fence (``from: V`` / ``to: V``, both optional) renders the same report
+on a page at build time.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from . import noise
+from .datalines import parse_output
+from .diff import describe, flatten, natural, quotes, quoted_at
+from .discovery import discover
+from .errors import DirectiveError, LdrError
+from .history import all_versions, corrupt_files, current_version, records_at, version_key
+from .pin import public_version
+from .render.drift import html_document, html_fragment, ratio_text
+from .store import Record, Store
+
+FORMAT = 1
+
+
+# -- the claims interface (build_hooks/claims.py), behind one adapter ----------------------
+def claims_api():
+    """(evaluate, find_claims) from claims.py, or None where that module is absent."""
+    try:
+        from .claims import evaluate, find_claims
+    except ImportError:
+        return None
+    return evaluate, find_claims
+
+
+def page_claims(root: Path, api) -> list[tuple[str, str, str]]:
+    """Every claim of every page: ("docs/x.md:12", proof, check)."""
+    if api is None:
+        return []
+    out = []
+    for page in sorted((Path(root) / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        for line, proof, check in found_claims(api, text):
+            out.append((f"{page.relative_to(root)}:{line}", proof, check))
+    return out
+
+
+def found_claims(api, text: str) -> list[tuple[int, str, str]]:
+    """claims.find_claims as (line, proof, check) tuples, whether it yields tuples or objects."""
+    if api is None:
+        return []
+    out = []
+    for item in api[1](text):
+        if all(hasattr(item, name) for name in ("line", "proof", "check")):
+            item = (item.line, item.proof, item.check)
+        line, proof, check = item
+        out.append((int(line), str(proof), str(check)))
+    return out
+
+
+def holds(api, check: str, data: dict) -> bool | None:
+    """The claim's truth on ``data``; None when it cannot be evaluated there (a missing key)."""
+    try:
+        return bool(api[0](check, data).holds)
+    except Exception:  # noqa: BLE001 - any evaluation error means "cannot say" for that version
+        return None
+
+
+# -- the report ----------------------------------------------------------------------------
+@dataclass
+class ValueDrift:
+    key: str
+    old: object
+    new: object
+    ratio: float | None
+    noise: bool
+    quoted_at: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> float:
+        if self.ratio is None or self.ratio <= 0:
+            return math.inf
+        return abs(math.log(self.ratio))
+
+
+@dataclass
+class ClaimDrift:
+    page_line: str
+    check: str
+    old: bool | None
+    new: bool | None
+
+    @property
+    def status(self) -> str:
+        if self.new:
+            return "still-holds" if self.old else "holds-now"
+        return "broke" if self.old else "still-broken"
+
+
+@dataclass
+class ProofDrift:
+    name: str
+    device_class: str
+    values: list[ValueDrift] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    diff: list[str] = field(default_factory=list)
+    excerpted_at: list[str] = field(default_factory=list)  # proof-output fences, when output changed
+    claims: list[ClaimDrift] = field(default_factory=list)
+
+    @property
+    def changed(self) -> list[ValueDrift]:
+        return [v for v in self.values if not v.noise]
+
+    @property
+    def size(self) -> float:
+        return max((v.size for v in self.changed), default=0.0)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "device_class": self.device_class,
+                "values": [asdict(v) for v in self.values],
+                "output": {"added": self.added, "removed": self.removed, "diff": self.diff,
+                           "excerpted_at": self.excerpted_at},
+                "claims": [{**asdict(c), "status": c.status} for c in self.claims]}
+
+
+@dataclass
+class Drift:
+    from_version: str
+    to_version: str
+    proofs: list[ProofDrift] = field(default_factory=list)
+    compared: int = 0
+    only_from: list[str] = field(default_factory=list)
+    only_to: list[str] = field(default_factory=list)
+    claims_checked: bool = False
+    problems: list[str] = field(default_factory=list)  # unreadable history files, named
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "from": self.from_version, "to": self.to_version,
+                "only_from": self.only_from, "only_to": self.only_to, "problems": self.problems,
+                "claims_checked": self.claims_checked, "proofs": [p.to_json() for p in self.proofs]}
+
+
+def default_versions(store: Store, from_version: str | None, to_version: str | None) -> tuple[str, str]:
+    known = all_versions(store)
+    to_version = public_version(to_version) if to_version else current_version(store)
+    if to_version is None:
+        raise LdrError("no records yet: run `ldr run` first")
+    if from_version is None:
+        older = [v for v in known if version_key(v) < version_key(to_version)]
+        if not older:
+            raise LdrError(f"no torch version older than {to_version} is recorded in "
+                           f"proofs/_results/_history/ (recorded: {', '.join(known) or 'none'}); "
+                           "history is kept when `ldr run` re-measures under a new pin")
+        from_version = older[-1]
+    from_version = public_version(from_version)
+    for version in (from_version, to_version):
+        if version not in known:
+            raise LdrError(f"torch {version} is not recorded; recorded versions: {', '.join(known) or 'none'}")
+    return from_version, to_version
+
+
+def ratio(old, new) -> float | None:
+    if noise.numeric(old) and noise.numeric(new) and old:
+        return new / old
+    return None
+
+
+def compare(name: str, device_class: str, old: Record, new: Record, tolerance, spreads,
+            values_quoted: dict) -> ProofDrift:
+    result = ProofDrift(name, device_class)
+    before, after = flatten(old.data), flatten(new.data)
+    for key in sorted(set(before) | set(after), key=natural):
+        a, b = before.get(key), after.get(key)
+        if key in before and key in after and a == b:
+            continue
+        r = ratio(a, b) if key in before and key in after else None
+        within = r is not None and abs(r - 1) <= noise.allowance(key, tolerance, *spreads)
+        result.values.append(ValueDrift(key, a, b, r, within, quoted_at(values_quoted, name, key)))
+    result.values.sort(key=lambda v: (v.noise, -v.size, natural(v.key)))
+    old_lines, new_lines = parse_output(old.stdout).visible, parse_output(new.stdout).visible
+    if old_lines != new_lines:
+        result.diff = list(difflib.unified_diff(old_lines, new_lines, public_version(old.torch),
+                                                public_version(new.torch), n=1, lineterm=""))
+        for line in result.diff[2:]:
+            if line.startswith("+"):
+                result.added.append(line[1:])
+            elif line.startswith("-"):
+                result.removed.append(line[1:])
+    return result
+
+
+def compute(root: Path, store: Store | None = None, from_version: str | None = None,
+            to_version: str | None = None, proofs: dict | None = None, api="auto") -> Drift:
+    root = Path(root)
+    store = store if store is not None else Store(root / "proofs")
+    proofs = proofs if proofs is not None else discover(root / "proofs")
+    api = claims_api() if api == "auto" else api
+    from_version, to_version = default_versions(store, from_version, to_version)
+    old, new = records_at(store, from_version), records_at(store, to_version)
+    values_quoted, excerpts = quotes(root)
+    claims = page_claims(root, api)
+    report = Drift(from_version, to_version, claims_checked=api is not None,
+                   only_from=[".".join(k) for k in sorted(set(old) - set(new))],
+                   only_to=[".".join(k) for k in sorted(set(new) - set(old))],
+                   problems=[f"{c.path}: {c.reason} (skipped)" for c in corrupt_files(store)])
+    for key in sorted(set(old) & set(new)):
+        name, device_class = key
+        report.compared += 1
+        proof = proofs.get(name)
+        tolerance = noise.declared(proof.path) if proof is not None else 0.0
+        spreads = [noise.read(store, v, name, device_class) for v in (from_version, to_version)]
+        result = compare(name, device_class, old[key], new[key], tolerance, spreads, values_quoted)
+        if result.diff:
+            result.excerpted_at = excerpts.get(name, [])
+        for page_line, proof_name, check in claims:
+            if proof_name == name:
+                result.claims.append(ClaimDrift(page_line, check, holds(api, check, old[key].data),
+                                                holds(api, check, new[key].data)))
+        moved = any(c.status in ("broke", "holds-now") for c in result.claims)
+        if result.values or result.diff or moved:
+            report.proofs.append(result)
+    report.proofs.sort(key=lambda p: (-p.size, -len(p.changed), p.name, p.device_class))
+    return report
+
+
+# -- text ----------------------------------------------------------------------------------
+def text_report(report: Drift) -> str:
+    head = (f"Drift torch {report.from_version} -> {report.to_version}: {report.compared} record(s) "
+            f"compared, {len(report.proofs)} changed")
+    lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.claims is missing)"]
+    for p in report.proofs:
+        broke = sum(c.status == "broke" for c in p.claims)
+        lines.append(f"{p.name} ({p.device_class}): {len(p.changed)} value(s) changed, "
+                     f"{len(p.values) - len(p.changed)} within noise, "
+                     f"output {len(p.removed)} line(s) removed, {len(p.added)} added, {broke} claim(s) broke")
+        for v in p.values:
+            mark = "  (noise)" if v.noise else ""
+            where = f"  quoted at {', '.join(v.quoted_at)}" if v.quoted_at else ""
+            lines.append(f"  {v.key}: {describe(v.old)} -> {describe(v.new)} ({ratio_text(v)}){mark}{where}")
+        lines.extend(f"  | {line}" for line in p.diff[2:])
+        lines.extend(f"  output excerpted at {where}: re-read it" for where in p.excerpted_at)
+        for c in p.claims:
+            lines.append(f"  claim {c.status}: {c.page_line}  {c.check}")
+    lines.extend(f"warning: {problem}" for problem in report.problems)
+    for label, items in (("only under", report.only_from), ("new under", report.only_to)):
+        if items:
+            version = report.from_version if label == "only under" else report.to_version
+            lines.append(f"{label} torch {version}: {', '.join(items)}")
+    return "\n".join(lines)
+
+
+# -- the fence and the command -------------------------------------------------------------
+def render_fence(options: dict, ctx) -> str:
+    """```drift-report with optional ``from:`` and ``to:`` versions."""
+    unknown = set(options) - {"from", "to"}
+    if unknown:
+        raise DirectiveError(f"drift-report takes `from:` and `to:` (torch versions), not {', '.join(sorted(unknown))}")
+    try:
+        report = compute(ctx.root, from_version=_version(options.get("from")),
+                         to_version=_version(options.get("to")))
+    except LdrError as exc:
+        raise DirectiveError(f"drift-report: {exc}") from None
+    return html_fragment(report)
+
+
+def _version(value) -> str | None:
+    return None if value is None else str(value).strip()
+
+
+def cmd_drift(args, library) -> int:
+    report = compute(library.root, library.store, args.from_version, args.to_version, library.proofs)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    elif args.html:
+        Path(args.html).write_text(html_document(report), encoding="utf-8")
+        print(f"ldr drift: wrote {args.html} ({len(report.proofs)} changed record(s))")
+    else:
+        print(text_report(report))
+    return 0

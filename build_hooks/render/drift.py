@@ -1,0 +1,74 @@
+"""The drift report as HTML: a section for a page (```drift-report) or a standalone file.
+
+Pure functions of a :class:`build_hooks.drift.Drift`; every recorded string is escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from ..diff import describe
+
+if TYPE_CHECKING:
+    from ..drift import Drift, ValueDrift
+
+
+def ratio_text(value: ValueDrift) -> str:
+    if value.ratio is None:
+        return "added" if value.old is None else ("removed" if value.new is None else "changed")
+    return f"x{value.ratio:.3g}"
+
+
+def html_fragment(report: Drift) -> str:
+    """The report as an HTML section (everything escaped), for a page or a standalone file."""
+    fv, tv = escape(report.from_version), escape(report.to_version)
+    out = [f'<section class="ldr-drift" data-from="{fv}" data-to="{tv}">',
+           f'<p class="ldr-drift__summary">torch {fv} → {tv}: {report.compared} record(s) compared, '
+           f"{len(report.proofs)} changed"
+           + ("" if report.claims_checked else "; claims not checked") + ".</p>"]
+    for p in report.proofs:
+        out.append(f'<section class="ldr-drift__proof" data-proof="{escape(p.name)}">'
+                   f'<h3 class="ldr-drift__name"><code>{escape(p.name)}</code> '
+                   f'<span class="ldr-drift__device">{escape(p.device_class)}</span></h3>')
+        if p.values:
+            out.append(f'<table class="ldr-drift__values"><thead><tr><th>value</th><th>{fv}</th>'
+                       f"<th>{tv}</th><th>ratio</th><th>quoted at</th></tr></thead><tbody>")
+            for v in p.values:
+                kind = "noise" if v.noise else "changed"
+                note = " (noise)" if v.noise else ""
+                out.append(f'<tr class="ldr-drift__value ldr-drift__value--{kind}"><td><code>{escape(v.key)}'
+                           f"</code></td><td>{escape(describe(v.old))}</td><td>{escape(describe(v.new))}</td>"
+                           f"<td>{escape(ratio_text(v))}{note}</td><td>{escape(', '.join(v.quoted_at))}</td></tr>")
+            out.append("</tbody></table>")
+        if p.diff:
+            rows = []
+            for line in p.diff[2:]:
+                kind = {"+": "added", "-": "removed", "@": "hunk"}.get(line[:1], "same")
+                rows.append(f'<span class="ldr-drift__line--{kind}">{escape(line)}</span>')
+            out.append('<pre class="ldr-drift__output"><code>' + "\n".join(rows) + "</code></pre>")
+        if p.claims:
+            out.append('<ul class="ldr-drift__claims">')
+            for c in p.claims:
+                out.append(f'<li class="ldr-drift__claim ldr-drift__claim--{c.status}">'
+                           f"<strong>{escape(c.status)}</strong> <code>{escape(c.check)}</code> "
+                           f"({escape(c.page_line)})</li>")
+            out.append("</ul>")
+        out.append("</section>")
+    if not report.proofs:
+        out.append('<p class="ldr-drift__none">Nothing changed.</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+STANDALONE_CSS = """body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
+.ldr-drift__value--noise{color:#888}.ldr-drift__line--added{color:#176f2c}.ldr-drift__line--removed{color:#a4161a}
+.ldr-drift__claim--broke{color:#a4161a}.ldr-drift__claim--holds-now{color:#176f2c}pre{background:#f6f6f6;padding:.5rem}"""
+
+
+def html_document(report: Drift) -> str:
+    title = escape(f"Drift: torch {report.from_version} to {report.to_version}")
+    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+            f"<style>{STANDALONE_CSS}</style></head><body><h1>{title}</h1>\n{html_fragment(report)}\n"
+            "</body></html>\n")

@@ -1,0 +1,215 @@
+"""ldr drift: values, output and claims between two recorded torch versions; the page fences."""
+
+import json
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from build_hooks import drift
+
+from .recordkit import SCRIPT, record
+
+try:  # the real claims module once merged; until then a stand-in with its interface
+    from build_hooks.claims import evaluate, find_claims
+except ImportError:
+    CLAIM = re.compile(r"^```claim\n(?:proof: *(\S+)\n)(?:check: *(.+)\n)```", re.M)
+
+    def find_claims(text):
+        return [(text[: m.start()].count("\n") + 1, m.group(1), m.group(2)) for m in CLAIM.finditer(text)]
+
+    def evaluate(expression, data):
+        key, op, number = expression.split()
+        value = data
+        for part in key.split("."):
+            value = value[part]
+        return SimpleNamespace(holds=value < float(number) if op == "<" else value > float(number),
+                               values={key: value})
+
+API = (evaluate, find_claims)
+HISTORY = "proofs/_results/_history"
+
+PAGE = """\
+# Toll
+
+One add costs {{ toll.TOLL.small_us | .2f }} µs.
+
+A big one costs {{ toll.TOLL.large_us | .0f }} µs, about {{ toll.TOLL.rounded | .1f }} ms.
+
+```claim
+proof: toll
+check: TOLL.small_us > 1.3
+```
+
+```proof-output
+proof: toll
+grep: "toll"
+```
+"""
+
+
+def setup(project, page=PAGE):
+    project.proof("toll", 'PROOF = {"tolerance": {"TOLL.jitter_us": 0.05}}\n' + SCRIPT)
+    project.proof("steady", SCRIPT)
+    project.proof("gone", SCRIPT)
+    old = project.root / HISTORY / "2.12.0"
+    record(project, "toll", torch="2.12.0", folder=old,
+           data={"TOLL": {"small_us": 1.2, "large_us": 1780.0, "jitter_us": 10.0, "op": "add",
+                          "rounded": 2.01}},
+           stdout=["toll 1.20 us", "the same line"])
+    record(project, "toll", torch="2.13.0",
+           data={"TOLL": {"small_us": 1.5, "large_us": 1790.0, "jitter_us": 10.4, "op": "add",
+                          "rounded": 2.04, "new_key": 3}},
+           stdout=["toll 1.50 us", "the same line", "<script>alert(1)</script>"])
+    for torch, folder in (("2.12.0", old), ("2.13.0", None)):
+        record(project, "steady", torch=torch, folder=folder)
+    record(project, "gone", torch="2.12.0", folder=old)
+    spread = project.root / "proofs" / "_results" / "_noise" / "2.13.0" / "toll.cpu.json"
+    spread.parent.mkdir(parents=True)
+    spread.write_text(json.dumps({"format": 1, "spread": {"TOLL.large_us": 0.02}}))
+    project.page("index.md", page)
+
+
+def test_drift_lists_exactly_what_changed_largest_first_with_noise_and_quotes(project):
+    setup(project, PAGE + "\n```claim\nproof: toll\ncheck: TOLL.small_us < 1.3\n```\n")  # line 17
+    report = drift.compute(project.root, api=API)
+    assert (report.from_version, report.to_version) == ("2.12.0", "2.13.0")  # the defaults
+    assert [p.name for p in report.proofs] == ["toll"] and report.compared == 2
+    assert report.only_from == ["gone.cpu"] and report.only_to == []
+    toll = report.proofs[0]
+    got = [(v.key, v.old, v.new, v.noise) for v in toll.values]
+    assert got == [
+        ("TOLL.new_key", None, 3, False),          # no ratio: listed first
+        ("TOLL.small_us", 1.2, 1.5, False),         # x1.25
+        ("TOLL.rounded", 2.01, 2.04, False),        # x1.015
+        ("TOLL.jitter_us", 10.0, 10.4, True),       # within the declared 5 %
+        ("TOLL.large_us", 1780.0, 1790.0, True),    # within the measured 2 % spread
+    ]
+    small = toll.values[1]
+    assert small.ratio == pytest.approx(1.25)
+    assert small.quoted_at == ["docs/index.md:3"]
+    assert toll.values[2].quoted_at == ["docs/index.md:5"]
+    assert toll.values[4].quoted_at == ["docs/index.md:5"]
+    assert toll.removed == ["toll 1.20 us"]
+    assert toll.excerpted_at == ["docs/index.md:12"]
+    assert toll.added == ["toll 1.50 us", "<script>alert(1)</script>"]
+    claims = {c.check: c.status for c in toll.claims}
+    assert claims == {"TOLL.small_us > 1.3": "holds-now", "TOLL.small_us < 1.3": "broke"}
+    assert {c.check: c.page_line for c in toll.claims}["TOLL.small_us < 1.3"] == "docs/index.md:17"
+    text = drift.text_report(report)
+    assert "TOLL.small_us: 1.2 -> 1.5 (x1.25)  quoted at docs/index.md:3" in text
+    assert "TOLL.large_us: 1780 -> 1790 (x1.01)  (noise)" in text
+    assert "claim broke: docs/index.md:17  TOLL.small_us < 1.3" in text
+    assert "output excerpted at docs/index.md:12: re-read it" in text
+
+
+def test_drift_json_shape_and_html_escapes(project):
+    setup(project)
+    broken = project.root / HISTORY / "2.12.0" / "steady.mps.json"
+    broken.write_text("{half a record")
+    out = project.ldr("drift", "--json")
+    assert out.returncode == 0, out.stderr
+    body = json.loads(out.stdout)
+    assert body["format"] == 1 and body["from"] == "2.12.0" and body["to"] == "2.13.0"
+    assert body["problems"] == [f"{broken}: JSONDecodeError: Expecting property name enclosed in "
+                                "double quotes: line 1 column 2 (char 1) (skipped)"]
+    (proof,) = body["proofs"]
+    assert set(proof) >= {"name", "device_class", "values", "output", "claims"}
+    assert proof["name"] == "toll" and proof["device_class"] == "cpu"
+    for value in proof["values"]:
+        assert set(value) >= {"key", "old", "new", "ratio", "noise", "quoted_at"}
+    assert {v["key"]: v["noise"] for v in proof["values"]}["TOLL.large_us"] is True
+    assert proof["output"]["removed"] == ["toll 1.20 us"]
+    for claim in proof["claims"]:
+        assert claim["status"] in ("broke", "holds-now", "still-holds", "still-broken")
+        assert set(claim) >= {"page_line", "check", "old", "new"}
+
+    explicit = json.loads(project.ldr("drift", "--from", "2.12.0", "--to", "2.13.0", "--json").stdout)
+    assert explicit == body
+    page = project.root / "drift.html"
+    made = project.ldr("drift", "--html", str(page))
+    assert made.returncode == 0, made.stderr
+    html = page.read_text()
+    assert html.startswith("<!doctype html>") and "<script>alert" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "TOLL.small_us" in html
+
+    unknown = project.ldr("drift", "--from", "2.1.0")
+    assert unknown.returncode == 2 and "torch 2.1.0 is not recorded" in unknown.stderr
+    assert "2.12.0, 2.13.0" in unknown.stderr
+
+
+def test_drift_without_history_says_how_history_is_made(project):
+    project.proof("toll", SCRIPT)
+    record(project, "toll")
+    out = project.ldr("drift")
+    assert out.returncode == 2
+    assert "no torch version older than 2.13.0" in out.stderr and "_history" in out.stderr
+
+
+def test_repeat_runs_measure_the_noise_that_drift_uses(project, tmp_path):
+    counter = tmp_path / "count"
+    project.proof("counter", f"""\
+        import json, pathlib
+        p = pathlib.Path({str(counter)!r})
+        n = int(p.read_text()) if p.exists() else 0
+        p.write_text(str(n + 1))
+        print("T=" + json.dumps({{"us": 1.0 + 0.1 * n, "fixed": 7}}))
+        """)
+    record(project, "counter", torch="2.12.0", data={"T": {"us": 1.1, "fixed": 6}})
+    run = project.ldr("run", "--repeat", "3")
+    assert run.returncode == 0, run.stderr
+    assert counter.read_text() == "3"
+    noise_file = project.root / "proofs" / "_results" / "_noise" / "2.13.0" / "counter.cpu.json"
+    body = json.loads(noise_file.read_text())
+    assert body["runs"] == 3 and body["spread"]["T.us"] == pytest.approx(0.2 / 1.1, rel=1e-4)
+    assert body["spread"]["T.fixed"] == 0
+    report = drift.compute(project.root, api=None)  # history 2.12.0 was kept by the first run
+    values = {v.key: v.noise for v in report.proofs[0].values}
+    assert values == {"T.us": True, "T.fixed": False}  # 1.2/1.1 is inside the spread; 7/6 is not
+
+
+def test_drift_report_fence_and_corrections_note_on_a_built_page(project):
+    setup(project, PAGE + """
+```drift-report
+from: 2.12.0
+to: 2.13.0
+```
+
+```corrections
+- torch: 2.13.0
+  date: 2026-12-01
+  note: "The toll <b>rose</b>; the prose says so."
+```
+""")
+    (project.root / "docs" / "plain.md").write_text("# Plain\n\nNo corrections fence here.\n")
+    built = project.build()
+    assert built.returncode == 0, built.stderr
+    html = project.html()
+    report = html[html.index('<section class="ldr-drift"'):]
+    assert 'data-from="2.12.0" data-to="2.13.0"' in report
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in report and "<script>alert" not in html
+    assert "<code>TOLL.small_us</code>" in report
+    note = html[html.index('<aside class="ldr-corrections"'):]
+    note = note[: note.index("</aside>")]
+    assert "torch 2.12.0 → 2.13.0" in note and '<time datetime="2026-12-01">' in note
+    assert "The toll &lt;b&gt;rose&lt;/b&gt;; the prose says so." in note
+    assert "line 3: <code>toll.TOLL.small_us</code> <del>1.20</del> → <ins>1.50</ins>" in note
+    assert "TOLL.large_us" not in note  # moved within its measured noise
+    assert "TOLL.rounded" not in note  # 2.01 -> 2.04 reads "2.0" both times on the page
+    if drift.claims_api() is not None:
+        assert "claim holds now" in note
+    assert "ldr-corrections" not in project.html("plain")
+
+
+def test_corrections_fence_rejects_bad_entries(md, project):
+    project.proof("toll", SCRIPT)
+    record(project, "toll")
+    project.page("index.md", "x\n")
+    from pymdownx.superfences import SuperFencesException as Refused
+
+    with pytest.raises(Refused, match="docs/index.md:1: corrections entry 1 needs `torch: <version>`"):
+        md("```corrections\n- note: hello\n```\n")
+    with pytest.raises(Refused, match="unknown field"):
+        md("```corrections\n- torch: 2.13.0\n  notes: typo\n```\n")
+    assert 'hidden' in md("```corrections\n```\n")  # no upgrade recorded yet: nothing to show
