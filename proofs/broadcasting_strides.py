@@ -23,7 +23,8 @@ def describe(label, x):
     nbytes = x.untyped_storage().nbytes()
     print(f"  {label:<18} size {size:<8} stride {stride:<8}"
           f" storage {nbytes:>3} bytes")
-    return {"size": list(x.shape), "stride": list(x.stride()), "bytes": nbytes}
+    return {"size": list(x.shape), "stride": list(x.stride()), "bytes": nbytes,
+            "stride_text": stride}
 
 
 print("two small tensors, then the same tensors expanded to 3 x 4:")
@@ -77,9 +78,10 @@ for line in textwrap.wrap(f'"{write_error}"', 64):
 
 print()
 print("EXPAND=" + json.dumps(data))
-print("RULE=" + json.dumps({"a": list(a.shape), "b": list(b.shape),
-                           "result": list(shape), "mismatch": mismatch}))
-print("SCALAR=" + json.dumps({"numel": big.numel(), "stride": list(big.stride()),
+print("RULE=" + json.dumps({"a": str(tuple(a.shape)), "b": str(tuple(b.shape)),
+                           "result": str(tuple(shape)), "mismatch": mismatch}))
+print("SCALAR=" + json.dumps({"numel": big.numel(),
+                             "stride_text": str(tuple(big.stride())),
                              "stored_bytes": stored, "logical_bytes": logical,
                              "ratio": logical / stored}))
 print("WRITE=" + json.dumps({"refused": write_error is not None,

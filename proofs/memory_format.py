@@ -101,6 +101,8 @@ print()
 print("LAYOUT=" + json.dumps({
     "shape": list(small.shape),
     "nchw_stride": list(small.stride()), "cl_stride": list(small_cl.stride()),
+    "nchw_stride_text": str(tuple(small.stride())),
+    "cl_stride_text": str(tuple(small_cl.stride())),
     "nchw_order": storage_order(small), "cl_order": storage_order(small_cl),
     "nchw_is_contiguous": small.is_contiguous(),
     "nchw_is_cl": small.is_contiguous(memory_format=CL),

@@ -22,22 +22,22 @@ print(f"  a's storage: {storage.nbytes()} bytes, {a.numel()} elements of"
       f" {a.element_size()} bytes")
 print()
 
-chain = [
-    ("m", base),
-    ("m.t()", base.t()),
-    ("m[1:]", base[1:]),
-    ("m[:, 1:3]", base[:, 1:3]),
-    ("m[:, ::2]", base[:, ::2]),
-    ("m.view(2, 6)", base.view(2, 6)),
-    ("m.unsqueeze(0)", base.unsqueeze(0)),
-    ("m[2]", base[2]),
-    ("m[1:, ::2].t()", base[1:, ::2].t()),
+chain = [  # (data key, expression, the view)
+    ("m", "m", base),
+    ("t", "m.t()", base.t()),
+    ("rows", "m[1:]", base[1:]),
+    ("cols", "m[:, 1:3]", base[:, 1:3]),
+    ("step", "m[:, ::2]", base[:, ::2]),
+    ("view", "m.view(2, 6)", base.view(2, 6)),
+    ("unsqueeze", "m.unsqueeze(0)", base.unsqueeze(0)),
+    ("index", "m[2]", base[2]),
+    ("step_t", "m[1:, ::2].t()", base[1:, ::2].t()),
 ]
 
 print(f"  {'expression':<19} {'size':<11} {'stride':<11} {'offset':>6}"
       f"  {'shares':<6} {'_base'}")
-rows = []
-for expr, v in chain:
+rows = {}
+for key, expr, v in chain:
     shared = v.untyped_storage().data_ptr() == storage.data_ptr()
     has_base = v._base is a
     size = "(" + ", ".join(str(s) for s in v.shape) + ")"
@@ -45,9 +45,10 @@ for expr, v in chain:
     mark = "a" if has_base else ("m" if v._base is base else "-")
     print(f"  {expr:<19} {size:<11} {stride:<11} {v.storage_offset():>6}"
           f"  {str(shared):<6} {mark}")
-    rows.append({"expr": expr, "size": list(v.shape), "stride": list(v.stride()),
+    rows[key] = {"expr": expr, "size": list(v.shape), "stride": list(v.stride()),
+                 "size_text": size, "stride_text": stride,
                  "offset": v.storage_offset(), "shares_storage": shared,
-                 "base_is_a": has_base, "contiguous": v.is_contiguous()})
+                 "base_is_a": has_base, "contiguous": v.is_contiguous()}
 print()
 
 # The address rule: element [i, j] lives at offset + i * stride[0] + j * stride[1].
@@ -71,6 +72,11 @@ for line in str(base).splitlines():
 print()
 
 print("VIEWS=" + json.dumps(rows))
+print("ALL=" + json.dumps({
+    "share": all(r["shares_storage"] for r in rows.values()),
+    "base_is_a": all(r["base_is_a"] for r in rows.values()),
+    "count": len(rows),
+}))
 print("STORAGE=" + json.dumps({
     "nbytes": storage.nbytes(), "numel": a.numel(),
     "element_size": a.element_size(),

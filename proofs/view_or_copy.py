@@ -35,7 +35,7 @@ def apply(fn, x):
     shares = y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     new = 0 if shares else y.untyped_storage().nbytes()
     return {"ok": True, "shares": shares, "new_bytes": new, "error": None,
-            "stride": list(y.stride())}
+            "stride": list(y.stride()), "stride_text": str(tuple(y.stride()))}
 
 
 results = {}
@@ -84,6 +84,9 @@ print("VIEW_ERROR=" + json.dumps({"message": message,
                                   "mentions_reshape": "reshape" in (message or "")}))
 print("SPLIT=" + json.dumps({"input_stride": list(t.stride()),
                              "stride": list(split.stride()),
+                             "stride_text": str(tuple(split.stride())),
                              "shares": split_shares}))
 print("INPUT=" + json.dumps({"bytes": c.untyped_storage().nbytes(),
-                             "t_stride": list(t.stride())}))
+                             "stride_text": str(tuple(c.stride())),
+                             "t_stride_text": str(tuple(t.stride())),
+                             "t_contiguous": t.is_contiguous()}))
