@@ -171,5 +171,5 @@ def test_figure_bad_scene_names_file_and_element(project):
 def test_the_real_floors_figure(cache_dir):
     ctx = Context(root=ROOT, base_url="")
     html = render_fence({"src": "floors.excalidraw", "caption": "The floors."}, ctx)
-    assert 'id="figure-floors"' in html and "the dispatcher" in html
+    assert 'id="figure-floors"' in html and "Dispatcher" in html
     assert 'href="drawings/floors.excalidraw"' in html
