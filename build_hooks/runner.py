@@ -318,7 +318,7 @@ class Runner:
                            "its timeout and grace); it was stopped, and the next run starts a fresh "
                            "one") from None
         except KeyboardInterrupt as exc:
-            names = [job.name for job, _ in running.values()]
+            names = [job.name for job, _ in running.values() if job.script != PROBE]
             self.close(wait=0)
             raise Interrupted(names) from exc
         except BaseException:

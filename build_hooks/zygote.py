@@ -121,6 +121,7 @@ def run_proof(request: dict) -> int:
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)
     import atexit
+    import builtins
     import faulthandler
     import linecache
     import types
@@ -136,7 +137,7 @@ def run_proof(request: dict) -> int:
     module = types.ModuleType("__main__")
     module.__file__ = script
     module.__loader__ = SourceFileLoader("__main__", script)
-    module.__builtins__ = __builtins__
+    module.__builtins__ = builtins
     sys.modules["__main__"] = module
     code = 0
     try:
@@ -383,7 +384,6 @@ class Host:
             else:
                 returncode = os.WEXITSTATUS(job.wait_status)
             status = job.status or ("ok" if returncode == 0 else "failed" if sig is None else "killed")
-            shutil.rmtree(job.cwd, ignore_errors=True)
             self.send({
                 "id": job.id, "status": status, "returncode": returncode, "signal": sig,
                 "wall_s": round(job.wall, 6), "cwd": job.cwd, "leftovers": job.leftovers,
@@ -391,6 +391,7 @@ class Host:
                 "stdout": base64.b64encode(bytes(job.fds[job.out_fd])).decode(),
                 "stderr": base64.b64encode(bytes(job.fds[job.err_fd])).decode(),
             })
+            shutil.rmtree(job.cwd, ignore_errors=True)  # after the reply: off the parent's path
 
     def read_stdin(self) -> None:
         chunk = os.read(0, 1 << 16)

@@ -168,7 +168,8 @@ def test_a_silent_host_is_stopped_and_the_proof_named(quick, tmp_path, monkeypat
 
 
 # -- 2. Ctrl-C, SIGTERM and SIGKILL of `ldr run` -------------------------------------------
-def start_ldr_run(project, tmp_path, python: str, marker: str) -> tuple[subprocess.Popen, Path, dict]:
+def start_ldr_run(project, tmp_path, python: str, marker: str, command: tuple[str, ...] = ("build_hooks.cli", "run"),
+                  ) -> tuple[subprocess.Popen, Path, dict]:
     ready = tmp_path / "ready.json"
     project.proof("sleepy", f"""
         import json, os, subprocess, sys, time
@@ -182,8 +183,8 @@ def start_ldr_run(project, tmp_path, python: str, marker: str) -> tuple[subproce
     """)
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    env = dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=str(REPO), LDR_PYTHON=python)
-    proc = subprocess.Popen([sys.executable, "-m", "build_hooks.cli", "run"], cwd=project.root, env=env,
+    env = dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=str(REPO), LDR_PYTHON=python, NO_MKDOCS_2_WARNING="1")
+    proc = subprocess.Popen([sys.executable, "-m", *command], cwd=project.root, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     give_up = time.monotonic() + 120
     while not ready.exists():
@@ -208,6 +209,19 @@ def test_interrupting_ldr_run_stops_every_proof_process(project, tmp_path, quick
     assert gone(marker)
     assert not Path(f"/proc/{ids['proof']}").exists() and not Path(f"/proc/{ids['host']}").exists()
     assert list(tmp.iterdir()) == [], "a temporary folder outlived the run"
+    assert not project.record("sleepy").exists()
+
+
+def test_interrupting_mkdocs_build_stops_every_proof_process(project, tmp_path, quick_python):
+    marker = f"ldr-test-{uuid.uuid4().hex}"
+    project.page("index.md", "# Home\n\n```proof\nsleepy\n```\n")
+    proc, tmp, ids = start_ldr_run(project, tmp_path, quick_python, marker,
+                                   ("mkdocs", "build", "--strict", "-d", str(tmp_path / "site")))
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=HANG)
+    assert proc.returncode != 0 and "Traceback" not in err
+    assert gone(marker) and not Path(f"/proc/{ids['host']}").exists()
+    assert list(tmp.iterdir()) == []
     assert not project.record("sleepy").exists()
 
 
@@ -240,6 +254,10 @@ def test_no_work_folder_outlives_a_run_whatever_the_proof_did(tmp_path, quick_py
         ])
         (work,) = tmp.glob("ldr-*")
         assert list(work.iterdir()) == [], "a proof's folder outlived it"
+        with pytest.raises(LdrError, match="died while running killer"):
+            runner.run([job(tmp_path, "killer", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")])
+        assert list(tmp.iterdir()) == [], "a dead host's folder outlived it"
+        runner.run([job(tmp_path, "ok", "print('again')\n")])
     finally:
         runner.close()
     assert list(tmp.iterdir()) == []
