@@ -32,6 +32,7 @@ from .pin import matches_pin
 
 HERE = Path(__file__).resolve().parent
 ZYGOTE = HERE / "zygote.py"
+PROOFMAIN = HERE / "proofmain.py"
 PROBE = HERE / "probe.py"
 HELLO_TIMEOUT = 180.0
 SLACK = 20.0  # seconds past a proof's timeout (plus the host's own grace) before the host counts as stuck
@@ -110,11 +111,11 @@ def neutral(text: str, folders: list[tuple[str, str]]) -> str:
 
 def without_host_frames(text: str) -> str:
     """Drop the host's own frames from faulthandler dumps: they show where the proof was
-    forked, under this machine's path."""
-    marker = f'File "{ZYGOTE}"'
-    if marker not in text:
+    forked or started, under this machine's path."""
+    markers = [f'File "{path}"' for path in (ZYGOTE, PROOFMAIN) if f'File "{path}"' in text]
+    if not markers:
         return text
-    return "".join(line for line in text.splitlines(True) if marker not in line)
+    return "".join(line for line in text.splitlines(True) if not any(m in line for m in markers))
 
 
 def default_mode() -> str:

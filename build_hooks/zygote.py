@@ -13,9 +13,9 @@ proofs must use; it imports nothing from this package. Protocol, one JSON object
 
 In fork mode each child is forked from this process, which has imported torch but never
 runs a torch op: a child forked after a multithreaded op would hang. The loop is single
-threaded for the same reason. Spawn mode starts ``python zygote.py --proof REQUEST`` instead
+threaded for the same reason. Spawn mode starts ``python proofmain.py REQUEST`` instead
 (slower, for platforms where forking a torch process is unsafe); both run the proof through
-:func:`run_proof`, so both behave alike.
+``proofmain.run_proof``, so both behave alike.
 
 What a proof starts never outlives it. Each proof leads its own process group, which is
 killed when the proof ends. For processes that left the group (``setsid``, double forks) on
@@ -32,13 +32,9 @@ started the host exits, and `mkdocs serve` starts it from a short-lived thread.)
 ``PR_SET_PDEATHSIG`` so that they die with the host even if it is killed. Off Linux only the
 process group is killed.
 
-A proof runs with faulthandler on (a crash prints the Python stack of every thread on its
-stderr); at its timeout it first gets ``DUMP_SIGNAL``, which makes faulthandler print where
-it hangs, then ``DUMP_WAIT`` seconds later SIGKILL. Its stdout is line buffered, so that the
-lines printed before a timeout or a crash are kept. The proof is compiled under its display
-name (``proofs/x.py``) and executed in a fresh ``__main__`` module, so that tracebacks start
-at its own frames and show no path of this machine; ``__file__`` and ``sys.argv[0]`` stay
-absolute, so that a proof finds its sibling files.
+How a proof process runs its script (faulthandler, line-buffered output, its own frames in
+tracebacks, relative names): see proofmain.py. At a timeout the host sends ``DUMP_SIGNAL``,
+which makes faulthandler print where the proof hangs, then ``DUMP_WAIT`` s later SIGKILL.
 """
 
 from __future__ import annotations
@@ -54,29 +50,25 @@ import tempfile
 import time
 
 HOST_FILE = os.path.abspath(__file__)
-DUMP_SIGNAL = signal.SIGUSR1
+PROOF_FILE = os.path.join(os.path.dirname(HOST_FILE), "proofmain.py")
+
+
+def _load_proofmain():
+    """proofmain.py, under a private name: never a proof's sibling module of the same name."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_ldr_proofmain", PROOF_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_proofmain = _load_proofmain()
+run_proof, finish, _prctl = _proofmain.run_proof, _proofmain.finish, _proofmain._prctl
+DUMP_SIGNAL, PR_SET_CHILD_SUBREAPER = _proofmain.DUMP_SIGNAL, _proofmain.PR_SET_CHILD_SUBREAPER
 DUMP_WAIT = 0.5  # seconds between the stack dump and SIGKILL at a timeout
 DUMP_ROOM = 1 << 16  # stderr bytes allowed past the cap for that dump
 GRACE = 1.5  # seconds the host waits on a finished proof's pipes held by what it started
-LINUX = sys.platform.startswith("linux")
-PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
-
-
-_PRCTL = []
-
-
-def _prctl(option: int, value: int) -> None:
-    if not LINUX:
-        return
-    if not _PRCTL:
-        try:
-            import ctypes
-
-            _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
-        except (OSError, AttributeError):
-            _PRCTL.append(None)
-    if _PRCTL[0] is not None:
-        _PRCTL[0](option, value, 0, 0, 0)
 
 
 def _kill(pid: int, group: bool = False) -> None:
@@ -105,88 +97,6 @@ def children_of(parent: int) -> list[int]:
     return found
 
 
-# -- the proof side ---------------------------------------------------------------------
-def run_proof(request: dict) -> int:
-    """In the proof process (fds 0-2 already set): run the script as ``__main__``; return
-    its exit status."""
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if request.get("host") and os.getppid() != request["host"]:
-        return 1  # the host died before we could tie our life to it
-    for sig in (signal.SIGCHLD, signal.SIGTERM, DUMP_SIGNAL):
-        signal.signal(sig, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.set_wakeup_fd(-1)
-    sys.stdin = open(0, "r", closefd=False)
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False, buffering=1)
-    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)
-    import atexit
-    import builtins
-    import faulthandler
-    import linecache
-    import types
-    from importlib.machinery import SourceFileLoader
-
-    faulthandler.enable(file=sys.stderr, all_threads=True)
-    faulthandler.register(DUMP_SIGNAL, file=sys.stderr, all_threads=True)
-    atexit._clear()  # the host's handlers (torch registers some) are not the proof's
-    script = request["script"]
-    display = request.get("display") or os.path.basename(script)
-    sys.argv = [script]
-    sys.path[0] = os.path.dirname(script)
-    module = types.ModuleType("__main__")
-    module.__file__ = script
-    module.__loader__ = SourceFileLoader("__main__", script)
-    module.__builtins__ = builtins
-    sys.modules["__main__"] = module
-    code = 0
-    try:
-        with open(script, "rb") as handle:
-            source = handle.read()
-        text = source.decode("utf-8", errors="replace")
-        linecache.cache[display] = (len(text), None, text.splitlines(True), display)
-        exec(compile(source, display, "exec", dont_inherit=True), module.__dict__)
-    except SystemExit as exc:
-        code = _exit_code(exc)
-    except BaseException as exc:  # the proof's own failure: report it like python would
-        _excepthook(exc)
-        code = 1
-    try:
-        import threading
-
-        threading._shutdown()  # like python: wait for the proof's non-daemon threads
-        atexit._run_exitfuncs()
-    except BaseException:
-        pass
-    return code
-
-
-def _exit_code(exc: SystemExit) -> int:
-    if exc.code is None:
-        return 0
-    if isinstance(exc.code, int):
-        return exc.code
-    print(exc.code, file=sys.stderr)
-    return 1
-
-
-def _excepthook(exc: BaseException) -> None:
-    """Print the traceback from the proof's first frame on: none of the host's."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename == HOST_FILE:
-        tb = tb.tb_next
-    sys.excepthook(type(exc), exc.with_traceback(tb), tb)
-
-
-def _finish(code) -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:
-            pass
-    os._exit(code & 0xFF if isinstance(code, int) else 1)
-
-
 def _forked(request: dict, out_w: int, err_w: int) -> None:
     """In the forked child: become the proof. Never returns."""
     code = 1
@@ -203,7 +113,7 @@ def _forked(request: dict, out_w: int, err_w: int) -> None:
     except BaseException:
         pass
     finally:
-        _finish(code)
+        finish(code)
 
 
 # -- the host side ----------------------------------------------------------------------
@@ -269,7 +179,7 @@ class Host:
 
             env = dict(os.environ, **(request.get("env") or {}))
             proc = subprocess.Popen(
-                [sys.executable, HOST_FILE, "--proof", json.dumps(request)], cwd=cwd, env=env,
+                [sys.executable, PROOF_FILE, json.dumps(request)], cwd=cwd, env=env,
                 stdin=subprocess.DEVNULL, stdout=out_w, stderr=err_w, start_new_session=True,
             )
             pid = proc.pid
@@ -455,13 +365,6 @@ def site_folders() -> list[str]:
 
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
-    if "--proof" in sys.argv:  # spawn mode: this process is the proof
-        request = json.loads(sys.argv[sys.argv.index("--proof") + 1])
-        code = 1
-        try:
-            code = run_proof(request)
-        finally:
-            _finish(code)
     mode = sys.argv[sys.argv.index("--mode") + 1] if "--mode" in sys.argv else "fork"
     work = sys.argv[sys.argv.index("--work") + 1] if "--work" in sys.argv else tempfile.mkdtemp(prefix="ldr-")
     import faulthandler
