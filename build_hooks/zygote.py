@@ -174,6 +174,10 @@ class Host:
             pid = os.fork()
             if pid == 0:
                 _forked(request, out_w, err_w)
+            try:  # the child does it too; whichever runs first, its group exists at once
+                os.setpgid(pid, pid)
+            except OSError:
+                pass
         else:
             import subprocess
 
