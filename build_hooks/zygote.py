@@ -298,6 +298,7 @@ class Host:
             else:
                 returncode = os.WEXITSTATUS(job.wait_status)
             status = job.status or ("ok" if returncode == 0 else "failed" if sig is None else "killed")
+            shutil.rmtree(job.cwd, ignore_errors=True)  # gone before the parent hears of the end
             self.send({
                 "id": job.id, "status": status, "returncode": returncode, "signal": sig,
                 "wall_s": round(job.wall, 6), "cwd": job.cwd, "leftovers": job.leftovers,
@@ -305,7 +306,6 @@ class Host:
                 "stdout": base64.b64encode(bytes(job.fds[job.out_fd])).decode(),
                 "stderr": base64.b64encode(bytes(job.fds[job.err_fd])).decode(),
             })
-            shutil.rmtree(job.cwd, ignore_errors=True)  # after the reply: off the parent's path
 
     def read_stdin(self) -> None:
         chunk = os.read(0, 1 << 16)
