@@ -1,7 +1,8 @@
 """Running proofs: one process per proof, hosted by a warm interpreter (see zygote.py).
 
-The runner is never left in a broken state: when the host dies, stays silent past every
-running proof's deadline, answers for an unknown proof, or the run is interrupted (Ctrl-C),
+The runner is never left in a broken state: when the host dies, stays silent past a running
+proof's timeout (plus the host's grace and ``SLACK``), answers for an unknown proof, or the
+run is interrupted (Ctrl-C),
 the host is stopped (which kills every proof and what it started) and the error names the
 proofs that were running; the next run starts a fresh host. Output comes back with this
 machine's paths made neutral: the proof's temporary folder reads ``.``, the project root is
@@ -256,9 +257,10 @@ class Runner:
         assert self.proc and self.proc.stdin
         self._next_id += 1
         script = Path(job.script).resolve()
+        root = Path(job.root).resolve() if job.root else None
         display = job.display
         if display is None:
-            display = script.relative_to(job.root).as_posix() if job.root and script.is_relative_to(job.root) else script.name
+            display = script.relative_to(root).as_posix() if root and script.is_relative_to(root) else script.name
         request = {"id": self._next_id, "name": job.name, "script": str(script), "display": display,
                    "timeout": job.timeout, "cap": job.cap, "env": job.env or {}}
         self.proc.stdin.write(json.dumps(request).encode() + b"\n")
