@@ -284,6 +284,17 @@ def main(argv: list[str] | None = None) -> int:
     merge.add_argument("shards", nargs="+", metavar="DIR")
     sub.add_parser("draw", help="render an Excalidraw scene: ldr draw IN OUT.svg [--dark]")
     args = parser.parse_args(argv)
+    import signal
+    import threading
+
+    stopped_by: list[int] = []
+
+    def on_term(signum, frame):  # SIGTERM ends a run as cleanly as Ctrl-C does
+        stopped_by.append(signum)
+        raise KeyboardInterrupt
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, on_term) if main_thread else None
     try:
         root = (args.root or find_root(Path.cwd())).resolve()
         store = None
@@ -305,6 +316,14 @@ def main(argv: list[str] | None = None) -> int:
     except LdrError as exc:
         print(f"ldr: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:
+        running = getattr(exc, "running", [])
+        print(f"ldr: {'terminated' if stopped_by else 'interrupted'}; stopped {len(running)} running "
+              "proof(s), nothing recorded for them", file=sys.stderr)
+        return 128 + (stopped_by[0] if stopped_by else signal.SIGINT)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

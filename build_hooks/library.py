@@ -211,7 +211,8 @@ class Library:
                     continue
                 devices[proof.name] = device_class
                 jobs.append(Job(proof.name, proof.path, proof.timeout, proof.output_cap,
-                                proof.parallel, {"LDR_DEVICE": device_class}))
+                                proof.parallel, {"LDR_DEVICE": device_class},
+                                display=f"proofs/{proof.path.name}", root=self.root))
 
             def done(result: RunResult) -> None:
                 proof = self.proofs[result.name]
@@ -229,6 +230,11 @@ class Library:
                         f" ({before.reason}); this run re-measured it and replaced the file: check "
                         "`git diff` before committing", proof=proof.name))
                 self.executed.append(proof.name)
+                if result.leftovers:
+                    self.diagnostics.append(Diagnostic(
+                        "warning", f"proof {proof.name} left {result.leftovers} process(es) running "
+                        "after it ended; they were killed. Fix: wait for (or stop) what the proof "
+                        "starts before it exits", proof=proof.name))
                 if on_done:
                     on_done(proof, result, record)
 
@@ -258,7 +264,7 @@ class Library:
         failure = Failure(
             status=result.status, returncode=result.returncode, signal=result.signal,
             torch=public_version(probe["torch"]), script_sha256=proof.sha256, measured_at=now,
-            wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=tail(stderr),
+            wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=tail(stderr) or tail(stdout),
             helpers=proof.helper_hashes,
         )
         previous = self.store.read(proof.name, device_class)

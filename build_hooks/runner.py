@@ -1,4 +1,13 @@
-"""Running proofs: one process per proof, hosted by a warm interpreter (see zygote.py)."""
+"""Running proofs: one process per proof, hosted by a warm interpreter (see zygote.py).
+
+The runner is never left in a broken state: when the host dies, stays silent past a running
+proof's timeout (plus the host's grace and ``SLACK``), answers for an unknown proof, or the
+run is interrupted (Ctrl-C),
+the host is stopped (which kills every proof and what it started) and the error names the
+proofs that were running; the next run starts a fresh host. Output comes back with this
+machine's paths made neutral: the proof's temporary folder reads ``.``, the project root is
+dropped (``proofs/x.py``), site-packages folders read ``site-packages``, home reads ``~``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +15,9 @@ import atexit
 import base64
 import json
 import os
+import re
 import select
+import signal
 import shutil
 import subprocess
 import sys
@@ -22,8 +33,19 @@ from .pin import matches_pin
 
 HERE = Path(__file__).resolve().parent
 ZYGOTE = HERE / "zygote.py"
+PROOFMAIN = HERE / "proofmain.py"
 PROBE = HERE / "probe.py"
 HELLO_TIMEOUT = 180.0
+SLACK = 20.0  # seconds past a proof's timeout (plus the host's own grace) before the host counts as stuck
+DUMP_WAIT, GRACE = 0.5, 1.5  # as in zygote.py
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM turned into it) during a run; ``running`` names the proofs stopped."""
+
+    def __init__(self, running: list[str]):
+        super().__init__(f"interrupted while running {', '.join(running) or 'no proof'}")
+        self.running = running
 
 
 @dataclass
@@ -34,6 +56,8 @@ class Job:
     cap: int
     parallel: bool = False
     env: dict | None = None
+    display: str | None = None  # the name tracebacks show, e.g. proofs/x.py (default: the file name)
+    root: Path | None = None  # the project root, made relative in the output
 
 
 @dataclass
@@ -45,6 +69,8 @@ class RunResult:
     wall_s: float
     stdout: str
     stderr: str
+    limit: float | None = None  # the timeout it ran under
+    leftovers: int = 0  # processes it left running after it ended (killed by the host)
 
     @property
     def ok(self) -> bool:
@@ -52,12 +78,19 @@ class RunResult:
 
     def describe(self) -> str:
         if self.status == "timeout":
-            return f"timed out after {self.wall_s:.1f} s"
+            return f"timed out after {self.limit or self.wall_s:g} s"
         if self.status == "output-limit":
             return "printed more than its output cap and was stopped"
         if self.signal is not None:
-            return f"was killed by signal {self.signal}"
+            return f"was killed by signal {self.signal} ({signal_name(self.signal)})"
         return f"exited with status {self.returncode}"
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "unknown signal"
 
 
 def decode(raw: bytes) -> str:
@@ -65,8 +98,33 @@ def decode(raw: bytes) -> str:
     return raw.decode("utf-8", errors="backslashreplace").replace("\r\n", "\n")
 
 
+def neutral(text: str, folders: list[tuple[str, str]]) -> str:
+    """``text`` with each absolute folder replaced by its neutral form, longest first. A
+    folder matches only whole; the form ``""`` drops it with its slash (``root/proofs/x.py``
+    reads ``proofs/x.py``) and reads ``.`` alone."""
+    for folder, form in sorted(folders, key=lambda f: -len(f[0])):
+        if len(folder) < 2 or folder not in text:
+            continue
+        pattern = re.compile(r"(?<![\w.~/-])" + re.escape(folder) + r"(/|(?![\w.-]))")
+        text = pattern.sub(lambda m: form + m.group(1) if form else ("" if m.group(1) else "."), text)
+    return text
+
+
+def without_host_frames(text: str) -> str:
+    """Drop the host's own frames from faulthandler dumps: they show where the proof was
+    forked or started, under this machine's path."""
+    markers = [f'File "{path}"' for path in (ZYGOTE, PROOFMAIN) if f'File "{path}"' in text]
+    if not markers:
+        return text
+    return "".join(line for line in text.splitlines(True) if not any(m in line for m in markers))
+
+
 def default_mode() -> str:
     return "fork" if sys.platform.startswith("linux") else "spawn"
+
+
+class HostSilent(Exception):
+    """The host sent nothing within the time it had."""
 
 
 class Runner:
@@ -81,22 +139,29 @@ class Runner:
         self._probe: dict | None = None
         self._next_id = 0
         self._errlog = None
+        self._work: str | None = None
         self._inbuf = b""
         self._starting = threading.Lock()
 
     # -- lifecycle -------------------------------------------------------------
     def start(self) -> dict:
         with self._starting:  # `mkdocs serve` may warm the host from another thread
-            return self._start()
+            if self.proc is not None and self.proc.poll() is None:
+                return self.hello
+            self.close()  # a host that died: clear what it left
+            try:
+                return self._start()
+            except BaseException:
+                self.close(wait=0)
+                raise
 
     def _start(self) -> dict:
-        if self.proc is not None and self.proc.poll() is None:
-            return self.hello
         self._errlog = tempfile.TemporaryFile()
         self._inbuf = b""
+        self._work = tempfile.mkdtemp(prefix="ldr-")  # the proofs' folders; the host removes it too
         try:
             self.proc = subprocess.Popen(
-                [self.python, str(ZYGOTE), "--mode", self.mode],
+                [self.python, str(ZYGOTE), "--mode", self.mode, "--work", self._work],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errlog,
             )
         except OSError as exc:
@@ -104,41 +169,56 @@ class Runner:
                 f"cannot start the proof interpreter {self.python!r}: {exc}; "
                 "fix: set the plugin's `python` option or LDR_PYTHON to a Python with torch"
             ) from exc
-        line = self._readline(HELLO_TIMEOUT)
+        try:
+            line = self._readline(HELLO_TIMEOUT)
+        except HostSilent:
+            raise LdrError(f"the proof interpreter {self.python} did not start within "
+                           f"{HELLO_TIMEOUT:.0f} s: {self._stderr_tail()}") from None
         if not line:
             raise LdrError(f"the proof interpreter {self.python} exited at start: {self._stderr_tail()}")
         self.hello = json.loads(line)["hello"]
         if "error" in self.hello:
-            self.close()
             raise PinError(
                 f"the proof interpreter {self.python} cannot import torch ({self.hello['error']}); "
                 f"fix: `{self.python} -m pip install torch=={self.pin or '<pin>'}`"
             )
         if self.pin and not matches_pin(self.hello["torch"], self.pin):
-            found = self.hello["torch"]
-            self.close()
             raise PinError(
                 f"proofs must run under torch {self.pin} (pinned in pyproject.toml) but "
-                f"{self.python} has torch {found}; fix: `{self.python} -m pip install "
+                f"{self.python} has torch {self.hello['torch']}; fix: `{self.python} -m pip install "
                 f"torch=={self.pin}`, or point LDR_PYTHON (or the plugin's `python` option) at an "
                 "interpreter that has it"
             )
         return self.hello
 
-    def close(self) -> None:
-        if self.proc is None:
-            return
-        try:
-            if self.proc.stdin:
-                self.proc.stdin.close()
-            self.proc.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        finally:
-            if self.proc.stdout:
-                self.proc.stdout.close()
-            self.proc = None
+    def close(self, wait: float = 10.0) -> None:
+        """Stop the host: closing its stdin makes it kill every proof it runs (and what they
+        started) and remove their folders; one that does not exit in ``wait`` s is killed."""
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            try:
+                if proc.stdin:
+                    proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=max(wait, 3.0))
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGCONT)  # a stopped host could not clean up
+                proc.terminate()  # the host handles SIGTERM like a closed stdin
+                try:
+                    proc.wait(timeout=3)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            if proc.stdout:
+                proc.stdout.close()
+        if self._errlog is not None:
+            self._errlog.close()
+            self._errlog = None
+        if self._work is not None:
+            shutil.rmtree(self._work, ignore_errors=True)
+            self._work = None
 
     def __enter__(self) -> "Runner":
         self.start()
@@ -164,7 +244,7 @@ class Runner:
             left = deadline - time.monotonic()
             ready, _, _ = select.select([fd], [], [], max(0.0, left))
             if not ready:
-                raise LdrError(f"the proof interpreter did not answer within {timeout:.0f} s")
+                raise HostSilent()
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 line, self._inbuf = self._inbuf, b""
@@ -173,14 +253,31 @@ class Runner:
         line, self._inbuf = self._inbuf.split(b"\n", 1)
         return line + b"\n"
 
-    def _submit(self, job: Job, cwd: str) -> int:
+    def _submit(self, job: Job) -> int:
         assert self.proc and self.proc.stdin
         self._next_id += 1
-        request = {"id": self._next_id, "script": str(Path(job.script).resolve()), "cwd": cwd,
+        script = Path(job.script).resolve()
+        root = Path(job.root).resolve() if job.root else None
+        display = job.display
+        if display is None:
+            display = script.relative_to(root).as_posix() if root and script.is_relative_to(root) else script.name
+        request = {"id": self._next_id, "name": job.name, "script": str(script), "display": display,
                    "timeout": job.timeout, "cap": job.cap, "env": job.env or {}}
         self.proc.stdin.write(json.dumps(request).encode() + b"\n")
         self.proc.stdin.flush()
         return self._next_id
+
+    def _result(self, job: Job, reply: dict) -> RunResult:
+        folders = [(reply.get("cwd") or "", "."), (str(job.root or ""), "")]
+        folders += [(folder, "site-packages") for folder in self.hello.get("site", [])]
+        folders.append((self.hello.get("home") or "", "~"))
+        text = lambda key: neutral(decode(base64.b64decode(reply[key])), folders)  # noqa: E731
+        return RunResult(
+            name=job.name, status=reply["status"], returncode=reply["returncode"],
+            signal=reply["signal"], wall_s=reply["wall_s"], stdout=text("stdout"),
+            stderr=without_host_frames(text("stderr")), limit=job.timeout,
+            leftovers=reply.get("leftovers", 0),
+        )
 
     # -- running ---------------------------------------------------------------
     def run(self, jobs: Iterable[Job], slots: int | None = None,
@@ -193,36 +290,48 @@ class Runner:
         slots = max(1, slots or os.cpu_count() or 1)
         waves = [([j for j in jobs if j.parallel], slots), ([j for j in jobs if not j.parallel], 1)]
         results: dict[str, RunResult] = {}
-        for wave, width in waves:
-            pending = list(wave)
-            running: dict[int, tuple[Job, str, float]] = {}
-            while pending or running:
-                while pending and len(running) < width:
-                    job = pending.pop(0)
-                    cwd = tempfile.mkdtemp(prefix=f"ldr-{job.name}-")
-                    if on_start:
-                        on_start(job)
-                    running[self._submit(job, cwd)] = (job, cwd, time.monotonic())
-                longest = max(j.timeout for j, _, _ in running.values()) + 60
-                line = self._readline(longest)
-                if not line:
-                    raise LdrError(
-                        f"the proof interpreter died while running "
-                        f"{', '.join(j.name for j, _, _ in running.values())}: {self._stderr_tail()}"
-                    )
-                reply = json.loads(line)
-                job, cwd, _ = running.pop(reply["id"])
-                shutil.rmtree(cwd, ignore_errors=True)
-                result = RunResult(
-                    name=job.name, status=reply["status"], returncode=reply["returncode"],
-                    signal=reply["signal"], wall_s=reply["wall_s"],
-                    stdout=decode(base64.b64decode(reply["stdout"])),
-                    stderr=decode(base64.b64decode(reply["stderr"])),
-                )
-                results[job.name] = result
-                if on_done:
-                    on_done(result)
+        running: dict[int, tuple[Job, float]] = {}  # id -> job, the latest moment its reply is due
+        try:
+            for wave, width in waves:
+                pending = list(wave)
+                while pending or running:
+                    while pending and len(running) < width:
+                        job = pending.pop(0)
+                        if on_start:
+                            on_start(job)
+                        due = time.monotonic() + job.timeout + DUMP_WAIT + GRACE + SLACK
+                        running[self._submit(job)] = (job, due)
+                    soonest = min(due for _, due in running.values())
+                    line = self._readline(max(0.0, soonest - time.monotonic()))
+                    if not line:
+                        raise LdrError(f"the proof interpreter died while running {self._names(running)}: "
+                                       f"{self._stderr_tail() or 'it printed nothing'}")
+                    reply = json.loads(line)
+                    if reply.get("id") not in running:
+                        raise LdrError(f"the proof interpreter answered for no running proof (id "
+                                       f"{reply.get('id')!r}) while running {self._names(running)}")
+                    job, _ = running.pop(reply["id"])
+                    result = results[job.name] = self._result(job, reply)
+                    if on_done:
+                        on_done(result)
+        except HostSilent:
+            names = self._names(running)
+            self.close(wait=0)
+            raise LdrError(f"the proof interpreter stopped answering while running {names} (past "
+                           "its timeout and grace); it was stopped, and the next run starts a fresh "
+                           "one") from None
+        except KeyboardInterrupt as exc:
+            names = [job.name for job, _ in running.values() if job.script != PROBE]
+            self.close(wait=0)
+            raise Interrupted(names) from exc
+        except BaseException:
+            self.close(wait=0)
+            raise
         return [results[j.name] for j in jobs]
+
+    @staticmethod
+    def _names(running: dict) -> str:
+        return ", ".join(job.name for job, _ in running.values()) or "no proof"
 
     def probe(self) -> dict:
         """Machine, OS, CPU and accelerator, measured once in a child of the host."""

@@ -1,20 +1,40 @@
 """The proof host: imports torch once, then runs each proof in a child process.
 
-Run as a script (``python zygote.py --mode fork|spawn``) by the interpreter that proofs
-must use; it imports nothing from this package. Protocol, one JSON object per line:
+Run as a script (``python zygote.py --mode fork|spawn --work DIR``) by the interpreter that
+proofs must use; it imports nothing from this package. Protocol, one JSON object per line:
 
-* host -> parent, once: ``{"hello": {"torch": "2.13.0+cpu", "python": ..., "mode": ...}}``
-  (or ``{"hello": {"error": "..."}}`` when torch cannot be imported);
-* parent -> host: ``{"id": 1, "script": "/abs/x.py", "cwd": "/tmp/..", "timeout": 120,
-  "cap": 1048576, "env": {...}}``;
+* host -> parent, once: ``{"hello": {"torch": "2.13.0+cpu", "python": ..., "mode": ...,
+  "site": [site-packages folders], "home": ...}}`` (or ``{"hello": {"error": "..."}}``);
+* parent -> host: ``{"id": 1, "name": "x", "script": "/abs/proofs/x.py", "display":
+  "proofs/x.py", "timeout": 120, "cap": 1048576, "env": {...}}``;
 * host -> parent: ``{"id": 1, "status": "ok|failed|timeout|killed|output-limit",
-  "returncode": int|null, "signal": int|null, "wall_s": float,
-  "stdout": base64, "stderr": base64}``.
+  "returncode": int|null, "signal": int|null, "wall_s": float, "cwd": "/tmp/ldr-../x-..",
+  "leftovers": int, "held": bool, "stdout": base64, "stderr": base64}``.
 
 In fork mode each child is forked from this process, which has imported torch but never
 runs a torch op: a child forked after a multithreaded op would hang. The loop is single
-threaded for the same reason. Spawn mode starts ``python script`` instead (slower, for
-platforms where forking a torch process is unsafe).
+threaded for the same reason. Spawn mode starts ``python proofmain.py REQUEST`` instead
+(slower, for platforms where forking a torch process is unsafe); both run the proof through
+``proofmain.run_proof``, so both behave alike.
+
+What a proof starts never outlives it. Each proof leads its own process group, which is
+killed when the proof ends. For processes that left the group (``setsid``, double forks) on
+Linux, the host and every proof are child subreapers (``prctl(PR_SET_CHILD_SUBREAPER)``): an
+orphan is adopted by the nearest living proof, and once that proof has died, by the host. So
+a child of the host that is not a running proof belongs to a proof that has ended; the host
+kills those whenever no proof is running (a cheap ``waitpid`` tells whether there are any; only
+then is ``/proc`` scanned for their ids), or when such a process still holds a proof's pipes
+``GRACE`` seconds after the proof ended, after which the host stops waiting on the pipes. The
+host ends, killing every proof and what they started, when its stdin closes (the parent
+closed it, or died, even by SIGKILL) or on SIGTERM; it ignores SIGINT, which the parent
+handles. (No ``PR_SET_PDEATHSIG`` for the host itself: it fires when the *thread* that
+started the host exits, and `mkdocs serve` starts it from a short-lived thread.) Proofs get
+``PR_SET_PDEATHSIG`` so that they die with the host even if it is killed. Off Linux only the
+process group is killed.
+
+How a proof process runs its script (faulthandler, line-buffered output, its own frames in
+tracebacks, relative names): see proofmain.py. At a timeout the host sends ``DUMP_SIGNAL``,
+which makes faulthandler print where the proof hangs, then ``DUMP_WAIT`` s later SIGKILL.
 """
 
 from __future__ import annotations
@@ -23,100 +43,118 @@ import base64
 import json
 import os
 import selectors
+import shutil
 import signal
 import sys
+import tempfile
 import time
 
-
-class Job:
-    def __init__(self, request: dict, pid: int, out_fd: int, err_fd: int):
-        self.id = request["id"]
-        self.pid = pid
-        self.cap = int(request.get("cap", 1 << 20))
-        self.deadline = time.monotonic() + float(request.get("timeout", 120))
-        self.started = time.perf_counter()
-        self.wall = None
-        self.fds = {out_fd: bytearray(), err_fd: bytearray()}
-        self.out_fd, self.err_fd = out_fd, err_fd
-        self.open = {out_fd, err_fd}
-        self.status = None  # set early for timeout / output-limit
-        self.wait_status = None
-
-    def size(self) -> int:
-        return sum(len(b) for b in self.fds.values())
+HOST_FILE = os.path.abspath(__file__)
+PROOF_FILE = os.path.join(os.path.dirname(HOST_FILE), "proofmain.py")
 
 
-def _child(request: dict, out_w: int, err_w: int) -> None:
+def _load_proofmain():
+    """proofmain.py, under a private name: never a proof's sibling module of the same name."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_ldr_proofmain", PROOF_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_proofmain = _load_proofmain()
+run_proof, finish, _prctl = _proofmain.run_proof, _proofmain.finish, _proofmain._prctl
+DUMP_SIGNAL, PR_SET_CHILD_SUBREAPER = _proofmain.DUMP_SIGNAL, _proofmain.PR_SET_CHILD_SUBREAPER
+DUMP_WAIT = 0.5  # seconds between the stack dump and SIGKILL at a timeout
+DUMP_ROOM = 1 << 16  # stderr bytes allowed past the cap for that dump
+GRACE = 1.5  # seconds the host waits on a finished proof's pipes held by what it started
+
+
+def _kill(pid: int, group: bool = False) -> None:
+    try:
+        (os.killpg if group else os.kill)(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def children_of(parent: int) -> list[int]:
+    """Ids of the live processes whose parent is ``parent`` (a scan of /proc; Linux only)."""
+    found = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == parent and fields[0] != b"Z":
+                found.append(int(name))
+    return found
+
+
+def _forked(request: dict, out_w: int, err_w: int) -> None:
     """In the forked child: become the proof. Never returns."""
     code = 1
     try:
         os.setpgid(0, 0)
-        for sig in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, signal.SIG_DFL)
-        signal.set_wakeup_fd(-1)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
         os.closerange(3, 1 << 16)
-        sys.stdin = open(0, "r", closefd=False)
-        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
-        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",
-                          closefd=False, buffering=1)
         os.chdir(request["cwd"])
         os.environ.update(request.get("env") or {})
-        import atexit
-
-        atexit._clear()  # the host's handlers (torch registers some) are not the proof's
-        script = request["script"]
-        sys.argv = [script]
-        sys.path[0] = os.path.dirname(script)
-        import runpy
-
-        try:
-            runpy.run_path(script, run_name="__main__")
-            code = 0
-        except SystemExit as exc:
-            if exc.code is None:
-                code = 0
-            elif isinstance(exc.code, int):
-                code = exc.code
-            else:
-                print(exc.code, file=sys.stderr)
-                code = 1
-        except BaseException:  # the proof's own failure: report it like python would
-            import traceback
-
-            traceback.print_exc()
-            code = 1
-        try:
-            atexit._run_exitfuncs()
-        except BaseException:
-            pass
+        code = run_proof(request)
+    except BaseException:
+        pass
     finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except BaseException:
-                pass
-        os._exit(code & 0xFF if isinstance(code, int) else 1)
+        finish(code)
+
+
+# -- the host side ----------------------------------------------------------------------
+class Job:
+    def __init__(self, request: dict, pid: int, cwd: str, out_fd: int, err_fd: int):
+        self.id = request["id"]
+        self.pid, self.cwd = pid, cwd
+        self.cap = int(request.get("cap", 1 << 20))
+        self.deadline = time.monotonic() + float(request.get("timeout", 120))
+        self.kill_at = None  # set when the stack dump has been asked for
+        self.grace_until = None  # set when the proof's process has ended
+        self.started = time.perf_counter()
+        self.wall = 0.0
+        self.out_fd, self.err_fd = out_fd, err_fd
+        self.fds = {out_fd: bytearray(), err_fd: bytearray()}
+        self.status = None  # set early for timeout / output-limit
+        self.wait_status = None
+        self.leftovers = 0
+        self.held = False
 
 
 class Host:
-    def __init__(self, mode: str):
+    def __init__(self, mode: str, work: str):
         self.mode = mode
+        self.work = work
         self.sel = selectors.DefaultSelector()
-        self.jobs: dict[int, Job] = {}
+        self.jobs: list[Job] = []
+        self.live: dict[int, Job] = {}  # pid -> job, for proofs whose process still runs
         self.by_fd: dict[int, Job] = {}
+        self.suspects: list[Job] = []  # ended proofs that may have left processes behind
+        self.killed: set[int] = set()  # what they left, already sent SIGKILL
         self.inbuf = b""
-        self.stdin_open = True
+        self.stopping = False
         self.out = sys.stdout.buffer
         wake_r, wake_w = os.pipe()
-        os.set_blocking(wake_w, False)
-        os.set_blocking(wake_r, False)
+        for fd in (wake_r, wake_w):
+            os.set_blocking(fd, False)
         signal.signal(signal.SIGCHLD, lambda *_: None)
-        signal.signal(signal.SIGTERM, _terminate)
+        signal.signal(signal.SIGTERM, lambda *_: setattr(self, "stopping", True))
         signal.set_wakeup_fd(wake_w)
+        _prctl(PR_SET_CHILD_SUBREAPER, 1)
         self.wake_r = wake_r
         self.sel.register(0, selectors.EVENT_READ, "stdin")
         self.sel.register(wake_r, selectors.EVENT_READ, "wake")
@@ -126,6 +164,8 @@ class Host:
         self.out.flush()
 
     def start(self, request: dict) -> None:
+        cwd = os.path.realpath(tempfile.mkdtemp(prefix=f"{request.get('name', 'proof')}-", dir=self.work))
+        request = dict(request, cwd=cwd, host=os.getpid())
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         self.out.flush()
@@ -133,23 +173,26 @@ class Host:
         if self.mode == "fork":
             pid = os.fork()
             if pid == 0:
-                os.close(out_r)
-                os.close(err_r)
-                _child(request, out_w, err_w)
+                _forked(request, out_w, err_w)
+            try:  # the child does it too; whichever runs first, its group exists at once
+                os.setpgid(pid, pid)
+            except OSError:
+                pass
         else:
             import subprocess
 
             env = dict(os.environ, **(request.get("env") or {}))
             proc = subprocess.Popen(
-                [sys.executable, request["script"]], cwd=request["cwd"], env=env,
+                [sys.executable, PROOF_FILE, json.dumps(request)], cwd=cwd, env=env,
                 stdin=subprocess.DEVNULL, stdout=out_w, stderr=err_w, start_new_session=True,
             )
             pid = proc.pid
             proc.returncode = 0  # we reap it ourselves; stop Popen from trying
         os.close(out_w)
         os.close(err_w)
-        job = Job(request, pid, out_r, err_r)
-        self.jobs[pid] = job
+        job = Job(request, pid, cwd, out_r, err_r)
+        self.jobs.append(job)
+        self.live[pid] = job
         for fd in (out_r, err_r):
             self.by_fd[fd] = job
             self.sel.register(fd, selectors.EVENT_READ, "job")
@@ -157,10 +200,14 @@ class Host:
     def kill(self, job: Job, status: str) -> None:
         if job.status is None:
             job.status = status
-        try:
-            os.killpg(job.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        job.kill_at = float("inf")
+        _kill(job.pid, group=True)
+        _kill(job.pid)
+
+    def close_fd(self, fd: int) -> None:
+        self.sel.unregister(fd)
+        os.close(fd)
+        del self.by_fd[fd]
 
     def read_job(self, fd: int) -> None:
         job = self.by_fd[fd]
@@ -169,57 +216,101 @@ class Host:
         except OSError:
             chunk = b""
         if not chunk:
-            self.sel.unregister(fd)
-            os.close(fd)
-            job.open.discard(fd)
-            del self.by_fd[fd]
+            self.close_fd(fd)
             return
-        room = job.cap - job.size()
+        room = job.cap - sum(len(b) for b in job.fds.values())
+        if fd == job.err_fd and job.status == "timeout":
+            room += DUMP_ROOM
         job.fds[fd] += chunk[: max(room, 0)]
-        if len(chunk) > room:
+        if len(chunk) > room and job.status is None:
             self.kill(job, "output-limit")
 
     def reap(self) -> None:
+        reaped = False
         while True:
             try:
                 pid, wait_status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
+                self.suspects.clear()  # no child at all: nothing was left behind
+                self.killed.clear()
                 return
             if pid == 0:
-                return
-            job = self.jobs.get(pid)
+                break
+            reaped = True
+            job = self.live.pop(pid, None)
             if job is None:
-                continue
+                continue  # something a proof left behind, now gone
             job.wall = time.perf_counter() - job.started
             job.wait_status = wait_status
-            try:  # leftovers of the proof (its own children) go with it
-                os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            job.grace_until = time.monotonic() + GRACE
+            _kill(pid, group=True)  # the rest of its process group goes with it
+            self.suspects.append(job)
+        if reaped and self.suspects and not self.live:
+            self.sweep()  # children remain and no proof runs: all of them were left behind
+
+    def sweep(self) -> None:
+        """Kill the host's children that are not running proofs: what ended proofs left."""
+        left = [pid for pid in children_of(os.getpid()) if pid not in self.live and pid not in self.killed]
+        for pid in left:
+            _kill(pid)
+        self.killed.update(left)
+        for job in self.suspects:
+            if job in self.jobs:  # not reported yet (in a parallel wave, maybe not its own)
+                job.leftovers += len(left)
+
+    def tick(self, now: float) -> float | None:
+        """Act on due deadlines; return the seconds until the next one (None: no deadline)."""
+        due = []
+        for job in self.jobs:
+            if job.wait_status is None:
+                if job.kill_at is None and now >= job.deadline:
+                    job.status = job.status or "timeout"
+                    job.kill_at = now + DUMP_WAIT
+                    try:
+                        os.kill(job.pid, DUMP_SIGNAL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+                elif job.kill_at is not None and now >= job.kill_at:
+                    self.kill(job, "timeout")
+                due.append(job.deadline if job.kill_at is None else job.kill_at)
+            elif self.open_fds(job):
+                if now >= job.grace_until:
+                    self.sweep()
+                    for fd in self.open_fds(job):
+                        self.close_fd(fd)
+                    job.held = True
+                else:
+                    due.append(job.grace_until)
+        soonest = min((t for t in due if t != float("inf")), default=None)
+        return None if soonest is None else max(0.0, soonest - now)
+
+    def open_fds(self, job: Job) -> list[int]:
+        return [fd for fd in (job.out_fd, job.err_fd) if fd in self.by_fd]
 
     def finish_ready(self) -> None:
-        for pid, job in list(self.jobs.items()):
-            if job.wait_status is None or job.open:
+        for job in list(self.jobs):
+            if job.wait_status is None or self.open_fds(job):
                 continue
-            del self.jobs[pid]
+            self.jobs.remove(job)
             returncode = sig = None
             if os.WIFSIGNALED(job.wait_status):
                 sig = os.WTERMSIG(job.wait_status)
             else:
                 returncode = os.WEXITSTATUS(job.wait_status)
             status = job.status or ("ok" if returncode == 0 else "failed" if sig is None else "killed")
+            shutil.rmtree(job.cwd, ignore_errors=True)  # gone before the parent hears of the end
             self.send({
                 "id": job.id, "status": status, "returncode": returncode, "signal": sig,
-                "wall_s": round(job.wall, 6),
+                "wall_s": round(job.wall, 6), "cwd": job.cwd, "leftovers": job.leftovers,
+                "held": job.held,
                 "stdout": base64.b64encode(bytes(job.fds[job.out_fd])).decode(),
                 "stderr": base64.b64encode(bytes(job.fds[job.err_fd])).decode(),
             })
 
     def read_stdin(self) -> None:
         chunk = os.read(0, 1 << 16)
-        if not chunk:
-            self.stdin_open = False
-            self.sel.unregister(0)
+        if not chunk:  # the parent closed us, or died: stop everything
+            self.stopping = True
             return
         self.inbuf += chunk
         while b"\n" in self.inbuf:
@@ -228,38 +319,63 @@ class Host:
                 self.start(json.loads(line))
 
     def loop(self) -> None:
-        while self.stdin_open or self.jobs:
-            now = time.monotonic()
-            for job in self.jobs.values():
-                if job.wait_status is None and now >= job.deadline:
-                    self.kill(job, "timeout")
-            deadlines = [j.deadline for j in self.jobs.values() if j.wait_status is None]
-            timeout = max(0.0, min(deadlines) - now) if deadlines else None
-            for key, _ in self.sel.select(timeout):
-                if key.data == "stdin":
-                    self.read_stdin()
-                elif key.data == "wake":
-                    try:
-                        while os.read(self.wake_r, 512):
+        try:
+            while not self.stopping:
+                timeout = self.tick(time.monotonic())
+                for key, _ in self.sel.select(timeout):
+                    if key.data == "stdin":
+                        self.read_stdin()
+                    elif key.data == "wake":
+                        try:
+                            while os.read(self.wake_r, 512):
+                                pass
+                        except BlockingIOError:
                             pass
-                    except BlockingIOError:
-                        pass
-                else:
-                    self.read_job(key.fd)
-            self.reap()
-            self.finish_ready()
-        for job in self.jobs.values():
+                    else:
+                        self.read_job(key.fd)
+                self.reap()
+                self.finish_ready()
+        finally:
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        """Kill every proof and everything they started; remove their folders."""
+        for job in self.live.values():
             self.kill(job, "killed")
+        give_up = time.monotonic() + 5
+        while time.monotonic() < give_up:
+            try:
+                while os.waitpid(-1, os.WNOHANG)[0]:
+                    pass
+            except ChildProcessError:
+                break
+            for pid in children_of(os.getpid()):
+                _kill(pid)
+            time.sleep(0.01)
+        shutil.rmtree(self.work, ignore_errors=True)
 
 
-def _terminate(*_) -> None:
-    """SIGTERM: stop at once, answering nothing; ``main`` kills the running proofs."""
-    raise SystemExit(128 + signal.SIGTERM)
+def site_folders() -> list[str]:
+    import site
+    import sysconfig
+
+    folders = {sysconfig.get_paths().get(k) for k in ("purelib", "platlib")}
+    try:
+        folders.update(site.getsitepackages())
+    except AttributeError:  # some virtualenvs
+        pass
+    return sorted(f for f in folders if f)
 
 
 def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     mode = sys.argv[sys.argv.index("--mode") + 1] if "--mode" in sys.argv else "fork"
-    hello = {"python": sys.version.split()[0], "executable": sys.executable, "mode": mode}
+    work = sys.argv[sys.argv.index("--work") + 1] if "--work" in sys.argv else tempfile.mkdtemp(prefix="ldr-")
+    import faulthandler
+
+    faulthandler.enable()  # a crash of the host itself shows in the parent's error
+    hello = {"python": sys.version.split()[0], "executable": sys.executable, "mode": mode,
+             "site": site_folders(), "home": os.path.expanduser("~")}
     try:
         import torch  # noqa: F401  (imported once, so that forked proofs start warm)
 
@@ -269,13 +385,9 @@ def main() -> None:
     sys.stdout.buffer.write(json.dumps({"hello": hello}).encode() + b"\n")
     sys.stdout.buffer.flush()
     if "error" in hello:
+        shutil.rmtree(work, ignore_errors=True)
         return
-    host = Host(mode)
-    try:
-        host.loop()
-    finally:  # SIGTERM, Ctrl-C or a crash: no proof outlives its host (children have own groups)
-        for job in host.jobs.values():
-            host.kill(job, "killed")
+    Host(mode, work).loop()
 
 
 if __name__ == "__main__":

@@ -29,18 +29,23 @@ def run_one(runner, path, timeout=20.0, cap=1 << 20):
 
 
 def test_ok_runs_in_a_fresh_temporary_folder(runner, tmp_path):
-    path = script(tmp_path, "where", """
+    where = tmp_path / "cwd.txt"
+    path = script(tmp_path, "where", f"""
         import os, sys, torch
+        print(os.listdir("."))
         open("scratch.txt", "w").write("x")
+        open({str(where)!r}, "w").write(os.getcwd())
         print(os.getcwd())
         print(sys.argv[0])
         print(__name__)
         print(torch.ones(2).sum().item())
     """)
     result = run_one(runner, path)
-    cwd, argv0, name, total = result.stdout.splitlines()
+    empty, cwd, argv0, name, total = result.stdout.splitlines()
     assert result.status == "ok" and result.returncode == 0
-    assert cwd != str(tmp_path) and "ldr-where-" in cwd and not os.path.exists(cwd)
+    assert (empty, cwd) == ("[]", "."), "the temporary folder shows as `.`"
+    real = where.read_text()
+    assert real != str(tmp_path) and "where-" in real and not os.path.exists(real)
     assert (argv0, name, total) == (str(path), "__main__", "2.0")
 
 
@@ -90,7 +95,7 @@ def test_non_utf8_bytes_become_visible_escapes(runner, tmp_path):
 def test_killed_process(runner, tmp_path):
     result = run_one(runner, script(tmp_path, "killed", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"))
     assert (result.status, result.signal, result.returncode) == ("killed", 9, None)
-    assert result.describe() == "was killed by signal 9"
+    assert result.describe() == "was killed by signal 9 (SIGKILL)"
 
 
 def test_stderr_is_captured_separately(runner, tmp_path):
