@@ -91,7 +91,8 @@ def run_proof(request: dict) -> int:
     try:
         import threading
 
-        threading._shutdown()  # like python: wait for the proof's non-daemon threads
+        if threading.active_count() > 1:  # like python: wait for the proof's non-daemon threads
+            threading._shutdown()
         atexit._run_exitfuncs()
     except BaseException:
         pass

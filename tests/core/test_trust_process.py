@@ -390,3 +390,16 @@ def test_spawn_mode_shows_the_same_frames_and_paths(tmp_path, quick_python):
         runner.close()
     assert crash.stdout == ".\n" and crash.stderr.splitlines()[1] == '  File "proofs/crash.py", line 5, in <module>'
     assert (leaver.status, leaver.leftovers) == ("ok", 1) and gone(marker)
+
+
+def test_the_proof_ends_like_python_waiting_for_its_threads(runner, tmp_path):
+    body = """
+        import threading, time
+        def late():
+            time.sleep(0.3)
+            print("thread done")
+        threading.Thread(target=late).start()
+        print("main done")
+    """
+    result = runner.run([job(tmp_path, "threads", body)])[0]
+    assert (result.status, result.stdout) == ("ok", "main done\nthread done\n")
