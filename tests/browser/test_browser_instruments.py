@@ -9,6 +9,13 @@ import pytest
 
 from browser_support import click_nav, fixture_record, record
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 PART0 = "theme-check/part-00-the-map/"
 
 
@@ -54,7 +61,7 @@ def test_embedded_record_is_the_committed_record(part0, kind, proof):
     assert payload["proof"] == proof
     assert payload["data"] == record(proof)
     line = part0.text_content(f"{root(kind)} .ldr-provenance")
-    assert proof in line and "torch 2.13.0" in line
+    assert proof in line and f"torch {PIN}" in line
     assert part0.get_attribute(f"{root(kind)} .ldr-provenance a", "href").endswith((f"#proof-{proof}", f"{proof}.py"))
 
 

@@ -6,6 +6,13 @@ from pymdownx.superfences import SuperFencesException
 from build_hooks.claims import ClaimError, ClaimResult, evaluate, find_claims
 from build_hooks.errors import DirectiveError
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 DATA = {
     "TOLL": {"small_us": 4.1, "large_us": 1780.2, "op": "add", "fused": True, "none": None},
     "SWEEP": [{"numel": 1, "us": 4.1}, {"numel": 4, "us": 4.0}, {"numel": 16, "us": 9.5}],
@@ -151,7 +158,7 @@ def test_a_claim_that_holds_shows_a_badge(toll, md):
               "say: A big add costs over a hundred small ones.\n```\n")
     assert ('<details class="ldr-claim" data-proof="toll" data-holds="true"><summary>'
                            '<span class="ldr-claim__say">A big add costs over a hundred small ones.</span> '
-                           '<span class="ldr-claim__badge">claim checked against torch 2.13.0 (cpu)</span>'
+                           f'<span class="ldr-claim__badge">claim checked against torch {PIN} (cpu)</span>'
                            "</summary><p>Check <code>TOLL.large_us &gt; 100 * TOLL.small_us</code> on the data "
                            'of <a href="#proof-toll">proof <code>toll</code></a>') in html
     assert "<li><code>TOLL.large_us</code> = 1780.2</li><li><code>TOLL.small_us</code> = 4.1</li>" in html
@@ -161,11 +168,11 @@ def test_a_claim_that_holds_shows_a_badge(toll, md):
 def test_a_false_claim_warns_with_page_line_and_values(toll, md):
     html = md("# T\n\nText.\n\n```claim\nproof: toll\ncheck: TOLL.large_us < 100 * TOLL.small_us\n```\n")
     assert '<div class="ldr-claim ldr-claim--broken" data-proof="toll" data-holds="false" role="note">' in html
-    assert "This claim no longer holds under torch 2.13.0 (cpu)" in html
+    assert f"This claim no longer holds under torch {PIN} (cpu)" in html
     [warning] = md.state.diagnostics
     assert warning.level == "warning"
     assert warning.message == ("docs/index.md:5: claim does not hold: TOLL.large_us < 100 * TOLL.small_us with "
-                               "TOLL.large_us = 1780.2, TOLL.small_us = 4.1 (proof toll, torch 2.13.0 (cpu))")
+                               f"TOLL.large_us = 1780.2, TOLL.small_us = 4.1 (proof toll, torch {PIN} (cpu))")
 
 
 def test_data_from_the_proof_is_escaped(toll, md):

@@ -7,6 +7,13 @@ import pytest
 from build_hooks.errors import DirectiveError
 from build_hooks.library import Library
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 GOOD = 'print("answer: 42")\nprint("DATA={\\"answer\\": 42}")\n'
 CRASH = 'print("partial")\nraise RuntimeError("the kernel moved")\n'
 
@@ -30,10 +37,10 @@ def test_failure_keeps_the_last_good_output_and_marks_it_stale(project, md):
     assert after["failure"]["status"] == "failed" and after["failure"]["returncode"] == 1
     assert after["failure"]["stderr_tail"][-1] == "RuntimeError: the kernel moved"
     assert "answer: 42" in html
-    assert f"<strong>Stale: failed under torch 2.13.0 on {after['failure']['measured_at'][:10]}</strong>" in html
+    assert f"<strong>Stale: failed under torch {PIN} on {after['failure']['measured_at'][:10]}</strong>" in html
     assert "(it exited with status 1)" in html
     warning = next(d for d in md.state.diagnostics if d.level == "warning")
-    assert warning.message.startswith("docs/chapter.md: proof flaky (cpu) failed under torch 2.13.0")
+    assert warning.message.startswith(f"docs/chapter.md: proof flaky (cpu) failed under torch {PIN}")
     assert "exited with status 1" in warning.message and "RuntimeError: the kernel moved" in warning.message
 
     project.proof("flaky", GOOD + "# fixed\n")
@@ -45,7 +52,7 @@ def test_failure_keeps_the_last_good_output_and_marks_it_stale(project, md):
 def test_a_proof_that_never_succeeded_shows_its_traceback(project, md):
     project.proof("broken", CRASH)
     html = card(md, "broken")
-    assert "<strong>This proof failed</strong> under torch 2.13.0" in html
+    assert f"<strong>This proof failed</strong> under torch {PIN}" in html
     assert '<pre class="ldr-proof__traceback"><code>' in html and "RuntimeError: the kernel moved" in html
     assert "ldr-proof__output" not in html
     warning = next(d for d in md.state.diagnostics if d.level == "warning")
@@ -111,6 +118,6 @@ def test_recorded_accelerator_result_is_shown_with_its_provenance(project, md, m
     md.state.begin_build()
     html = card(md, "clocks")
     assert 'data-device="cuda"' in html and "answer on the GPU: 43" in html
-    assert '<p class="ldr-proof__provenance">Measured on NVIDIA H200: torch 2.13.0 · <span class="ldr-proof__device">NVIDIA H200' in html
+    assert f'<p class="ldr-proof__provenance">Measured on NVIDIA H200: torch {PIN} · <span class="ldr-proof__device">NVIDIA H200' in html
     assert "<summary>Also measured on the CPU</summary>" in html and "Not yet measured" not in html
     assert ">43<" in md("{{ clocks.DATA.answer }}\n") and ">42<" in md("{{ clocks@cpu.DATA.answer }}\n")

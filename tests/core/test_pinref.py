@@ -7,6 +7,13 @@ from build_hooks.errors import DirectiveError
 from build_hooks.pin import pinned_torch
 from build_hooks.pinref import find_hand_typed, source_url
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 
 @pytest.fixture
 def pin(project):
@@ -20,18 +27,17 @@ def errors(md, text, page="chapter.md"):
 
 
 def test_values_follow_the_pin(project, md, pin):
-    assert pin == "2.13.0"
     html = md("Checked against torch {{ torch.version }}, tag {{torch.tag}}.\n")
-    assert html == "<p>Checked against torch 2.13.0, tag v2.13.0.</p>"
+    assert html == f"<p>Checked against torch {pin}, tag v{pin}.</p>"
     # The pin is the only source: change it and the page follows.
     pyproject = project.root / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text().replace("torch==2.13.0", "torch==2.14.1"))
-    assert md("torch {{ torch.version }} at `{{ torch.tag }}`\n") == "<p>torch 2.14.1 at <code>v2.14.1</code></p>"
+    pyproject.write_text(pyproject.read_text().replace(f"torch=={pin}", "torch==2.99.1"))
+    assert md("torch {{ torch.version }} at `{{ torch.tag }}`\n") == "<p>torch 2.99.1 at <code>v2.99.1</code></p>"
 
 
 def test_values_work_in_code_blocks_and_headings(md):
     html = md("# Under {{ torch.version }}\n\n```text\npip install torch=={{ torch.version }}\n```\n")
-    assert "<h1>Under 2.13.0</h1>" in html and "pip install torch==2.13.0" in html
+    assert f"<h1>Under {PIN}</h1>" in html and f"pip install torch=={PIN}" in html
 
 
 def test_unknown_value_names_page_line_and_the_known_ones(md):
@@ -45,11 +51,11 @@ def test_links_blob_for_files_tree_for_folders(md):
               "[line](pytorch:c10/core/DispatchKey.h#L40-L52), [root](pytorch:)\n\n"
               "[ref]\n\n[ref]: pytorch:torchgen/\n")
     base = "https://github.com/pytorch/pytorch"
-    assert f'<a href="{base}/blob/v2.13.0/aten/src/ATen/native/native_functions.yaml">yaml</a>' in html
-    assert f'<a href="{base}/tree/v2.13.0/c10/core">c10</a>' in html
-    assert f'<a href="{base}/blob/v2.13.0/c10/core/DispatchKey.h#L40-L52">line</a>' in html
-    assert f'<a href="{base}/tree/v2.13.0">root</a>' in html
-    assert f'<a href="{base}/tree/v2.13.0/torchgen">ref</a>' in html
+    assert f'<a href="{base}/blob/v{PIN}/aten/src/ATen/native/native_functions.yaml">yaml</a>' in html
+    assert f'<a href="{base}/tree/v{PIN}/c10/core">c10</a>' in html
+    assert f'<a href="{base}/blob/v{PIN}/c10/core/DispatchKey.h#L40-L52">line</a>' in html
+    assert f'<a href="{base}/tree/v{PIN}">root</a>' in html
+    assert f'<a href="{base}/tree/v{PIN}/torchgen">ref</a>' in html
     assert "pytorch:" not in html
 
 
@@ -58,12 +64,16 @@ def test_bad_link_path_names_page_and_line(md):
     assert message.startswith("docs/chapter.md:3: pytorch:../secrets is not a path in the PyTorch repository")
 
 
+MM = ".".join(PIN.split(".")[:2])  # the pin's major.minor
+NEXT = f"{PIN.split('.')[0]}.{int(PIN.split('.')[1]) + 1}"
+
+
 @pytest.mark.parametrize("typed, fix", [
-    ("checked against torch 2.13.0 today", "write torch {{ torch.version }}"),
-    ("pip install torch==2.13", "write torch=={{ torch.version }}"),
-    ("new in PyTorch 2.13, and", "write PyTorch {{ torch.version }}"),
-    ("a future torch 2.14 too", "write torch {{ torch.version }}"),
-    ("source at the `v2.13.0` tag", "write {{ torch.tag }}"),
+    (f"checked against torch {PIN} today", "write torch {{ torch.version }}"),
+    (f"pip install torch=={MM}", "write torch=={{ torch.version }}"),
+    (f"new in PyTorch {MM}, and", "write PyTorch {{ torch.version }}"),
+    (f"a future torch {NEXT} too", "write torch {{ torch.version }}"),
+    (f"source at the `v{PIN}` tag", "write {{ torch.tag }}"),
     ("[f](https://github.com/pytorch/pytorch/tree/v2.13.0/torch/nn/modules/linear.py)",
      "write pytorch:torch/nn/modules/linear.py"),
     ("`https://github.com/pytorch/pytorch/blob/v2.1.0/c10/core/`", "write pytorch:c10/core/"),
@@ -88,14 +98,14 @@ def test_a_tag_link_in_a_code_block_is_an_error_too(md):
 
 
 def test_directive_fence_bodies_are_prose(md):
-    message = errors(md, "Text.\n\n```figure\nsrc: a.excalidraw\ncaption: Measured on torch 2.13.0.\n```\n")
-    assert message.startswith("docs/chapter.md:5: 'torch 2.13.0' is a torch version typed by hand")
+    message = errors(md, f"Text.\n\n```figure\nsrc: a.excalidraw\ncaption: Measured on torch {PIN}.\n```\n")
+    assert message.startswith(f"docs/chapter.md:5: 'torch {PIN}' is a torch version typed by hand")
 
 
 def test_find_hand_typed_reports_every_line(pin):
     lines = ["torch 2.13.0 and v2.13.0", "```", "torch 2.13.0", "```", "PyTorch 2.13 again, as is PyTorch",
              "2.14.1 wrapped onto the next line", "", "torch", "", "2.13 in another paragraph"]
-    found = find_hand_typed(lines, pin)
+    found = find_hand_typed(lines, "2.13.0")  # a pure function: the pin is an argument
     assert [number for number, _ in found] == [1, 1, 5, 5]
     assert "'PyTorch 2.14.1' is a torch version typed by hand; write PyTorch {{ torch.version }}" in found[3][1]
 
@@ -107,10 +117,10 @@ def test_source_url_is_pure():
 def test_strict_build_fails_on_a_hand_typed_version(project):
     project.page("index.md", "# Home\n\nRead [the yaml](pytorch:tools/autograd/derivatives.yaml).\n")
     assert project.build().returncode == 0
-    assert ('href="https://github.com/pytorch/pytorch/blob/v2.13.0/tools/autograd/derivatives.yaml"'
+    assert (f'href="https://github.com/pytorch/pytorch/blob/v{PIN}/tools/autograd/derivatives.yaml"'
             in project.html())
-    project.page("index.md", "# Home\n\nAll of it was checked against torch 2.13.0.\n")
+    project.page("index.md", f"# Home\n\nAll of it was checked against torch {PIN}.\n")
     result = project.build()
     assert result.returncode == 1
-    assert ("docs/index.md:3: 'torch 2.13.0' is a torch version typed by hand; write "
+    assert (f"docs/index.md:3: 'torch {PIN}' is a torch version typed by hand; write "
             "torch {{ torch.version }}") in result.stderr
