@@ -14,10 +14,15 @@ print("TOLL=" + json.dumps({"small_us": 1.0}))
 """
 
 
-def record(project, proof: str, device: str = "cpu", torch: str = "2.13.0", data: dict | None = None,
+def record(project, proof: str, device: str = "cpu", torch: str | None = None, data: dict | None = None,
            stdout: list[str] | None = None, measured_at: str = "2026-11-01T00:00:00Z",
            sha: str | None = None, folder: Path | None = None, machine_device: str | None = None) -> Path:
-    """Write ``<folder>/<proof>.<device>.json`` (default: the project's store) and return its path."""
+    """Write ``<folder>/<proof>.<device>.json`` (default: the project's store) and return its path;
+    ``torch`` defaults to the project's pin."""
+    if torch is None:
+        from build_hooks.pin import pinned_torch
+
+        torch = pinned_torch(project.root)
     script = project.root / "proofs" / f"{proof}.py"
     data = {"TOLL": {"small_us": 1.0}} if data is None else data
     lines = list(stdout if stdout is not None else ["a visible line"])

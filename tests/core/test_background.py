@@ -6,6 +6,13 @@ import time
 from build_hooks.background import Scheduler
 from build_hooks.library import Library
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 GUARD = 120.0  # seconds: a hang guard only
 
 
@@ -44,7 +51,7 @@ def test_a_host_that_cannot_run_is_reported_and_not_retried_until_the_script_cha
         scheduler.submit(library.plan())
         assert changed.wait(GUARD)
         errors = [text for level, text in messages if level == "error"]
-        assert len(errors) == 1 and "proofs must run under torch 2.13.0" in errors[0]
+        assert len(errors) == 1 and f"proofs must run under torch {PIN}" in errors[0]
         assert "saving a proof again retries it" in errors[0]
         assert not project.record("cost").exists()
         assert scheduler.submit(Library(project.root).plan()) == []  # same script: not again

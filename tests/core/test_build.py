@@ -8,6 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 PAGE = """\
 # Costs
 
@@ -74,12 +81,12 @@ def test_failing_proof_warns_and_fails_strict_but_keeps_the_good_output(project)
     project.proof("cost", 'print("starting")\nraise KeyError("dispatch key")\n')
     strict = project.build()
     assert strict.returncode == 1
-    assert "docs/index.md: proof cost (cpu) failed under torch 2.13.0" in strict.stderr
+    assert f"docs/index.md: proof cost (cpu) failed under torch {PIN}" in strict.stderr
     assert "exited with status 1" in strict.stderr and "KeyError: 'dispatch key'" in strict.stderr
     relaxed = project.build(strict=False)
     assert relaxed.returncode == 0
     html = project.html()
-    assert "0.5 us per op" in html and "Stale: failed under torch 2.13.0" in html
+    assert "0.5 us per op" in html and f"Stale: failed under torch {PIN}" in html
     record = json.loads(project.record("cost").read_text())
     assert record["data"] == {"DATA": {"us": 0.512}} and record["failure"]["returncode"] == 1
 
@@ -113,7 +120,7 @@ def test_torch_mismatch_stops_the_build_with_the_fix(project, fake_python):
     config.write_text(config.read_text().replace("  - ldr\n", f"  - ldr:\n      python: {wrapper}\n"))
     result = project.build()
     assert result.returncode == 1
-    assert "proofs must run under torch 2.13.0" in result.stderr and "has torch 2.11.0" in result.stderr
+    assert f"proofs must run under torch {PIN}" in result.stderr and "has torch 2.11.0" in result.stderr
 
 
 def test_cli_status_check_and_run(project):
@@ -123,7 +130,7 @@ def test_cli_status_check_and_run(project):
     run = project.ldr("run", "cost")
     assert run.returncode == 0 and "ok     cost" in run.stderr
     status = json.loads(project.ldr("status", "--json").stdout)
-    assert status["format"] == 1 and status["pin"] == "2.13.0"
+    assert status["format"] == 1 and status["pin"] == PIN
     by_name = {p["name"]: p for p in status["proofs"]}
     assert by_name["cost"]["state"] == "fresh" and by_name["other"]["state"] == "missing"
     record = by_name["cost"]["records"][0]
@@ -158,7 +165,7 @@ def test_diff_names_moved_values_and_the_lines_that_quote_them(project):
     project.proof("cost", 'import json\nprint("0.6 us per op")\nprint("DATA=" + json.dumps({"us": 0.64}))\n')
     assert project.ldr("run").returncode == 0
     text = project.ldr("diff").stdout
-    assert "cost (cpu, torch 2.13.0): 1 value(s) moved, 1 output line(s) changed" in text
+    assert f"cost (cpu, torch {PIN}): 1 value(s) moved, 1 output line(s) changed" in text
     assert "  DATA.us: 0.512 -> 0.64 (+25.0%)  quoted at docs/index.md:3" in text
     assert "  output excerpted at docs/index.md:5: re-read that claim" in text
     moved = json.loads(project.ldr("diff", "--json").stdout)
