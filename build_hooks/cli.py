@@ -35,14 +35,11 @@ def _console():
 
 
 def _ended(record) -> str:
-    """How a run that never succeeded ended, from its record."""
-    if record.status == "timeout":
-        return f"timed out after {record.wall_s:.1f} s"
-    if record.status == "output-limit":
-        return "printed more than its output cap and was stopped"
-    if record.signal is not None:
-        return f"was killed by signal {record.signal}"
-    return f"exited with status {record.returncode}"
+    """How a run that never succeeded ended, from its record, in the runner's own words."""
+    from .runner import RunResult
+
+    return RunResult(record.proof, record.status, record.returncode, record.signal, record.wall_s,
+                     "", "").describe()
 
 
 def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str], list[str]]:

@@ -17,6 +17,21 @@ col = torch.tensor([[1.0], [2.0], [3.0]])        # 3 x 1
 row = torch.tensor([[10.0, 20.0, 30.0, 40.0]])   # 1 x 4
 
 
+def refusal(action):
+    """The message of the RuntimeError that `action` raises, or None if it runs."""
+    try:
+        action()
+    except RuntimeError as err:
+        return str(err)
+    return None
+
+
+def quote(label, message):
+    print(label)
+    for line in textwrap.wrap(f'"{message}"', 64):
+        print("  " + line)
+
+
 def describe(label, x):
     size = "(" + ", ".join(str(s) for s in x.shape) + ")"
     stride = "(" + ", ".join(str(s) for s in x.stride()) + ")"
@@ -50,14 +65,8 @@ print()
 a, b = torch.empty(8, 1, 6, 1), torch.empty(7, 1, 5)
 shape = torch.broadcast_shapes(a.shape, b.shape)
 print(f"shapes {tuple(a.shape)} and {tuple(b.shape)} broadcast to {tuple(shape)}")
-try:
-    torch.empty(3, 4) + torch.empty(3)
-    mismatch = None
-except RuntimeError as err:
-    mismatch = str(err)
-print("(3, 4) + (3,) raises:")
-for line in textwrap.wrap(f'"{mismatch}"', 64):
-    print("  " + line)
+mismatch = refusal(lambda: torch.empty(3, 4) + torch.empty(3))
+quote("(3, 4) + (3,) raises:", mismatch)
 print()
 
 one = torch.tensor(7.0)
@@ -67,14 +76,8 @@ stored = big.untyped_storage().nbytes()
 print(f"torch.tensor(7.0).expand(1000, 1000): {big.numel():,} elements")
 print(f"  stride {tuple(big.stride())}, storage {stored} bytes"
       f" (a real copy would be {logical:,})")
-try:
-    ce.add_(1)
-    write_error = None
-except RuntimeError as err:
-    write_error = str(err)
-print("col.expand(3, 4).add_(1) raises:")
-for line in textwrap.wrap(f'"{write_error}"', 64):
-    print("  " + line)
+write_error = refusal(lambda: ce.add_(1))
+quote("col.expand(3, 4).add_(1) raises:", write_error)
 
 print()
 print("EXPAND=" + json.dumps(data))

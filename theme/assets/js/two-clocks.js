@@ -21,6 +21,12 @@
       buttons.forEach(function (b, k) { b.setAttribute("aria-pressed", k === i ? "true" : "false"); });
     }
 
+    wire(buttons, marks, select);
+    select(0);
+  });
+
+  // Buttons choose a row (arrow keys move between them); a click on a row's mark chooses it too.
+  function wire(buttons, marks, select) {
     buttons.forEach(function (b, k) {
       b.addEventListener("click", function () { select(k); });
       b.addEventListener("keydown", function (event) {
@@ -32,8 +38,7 @@
       });
     });
     marks.forEach(function (m, k) { m.addEventListener("click", function () { select(k); }); });
-    select(0);
-  });
+  }
 
   // A CPU record: one training step on the single clock, phase by phase.
   function mountStep(root, rec) {
@@ -52,17 +57,7 @@
       buttons.forEach(function (b, k) { b.setAttribute("aria-pressed", k === i ? "true" : "false"); });
     }
 
-    buttons.forEach(function (b, k) {
-      b.addEventListener("click", function () { select(k); });
-      b.addEventListener("keydown", function (event) {
-        var to = event.key === "ArrowRight" ? k + 1 : event.key === "ArrowLeft" ? k - 1 : -1;
-        if (to < 0 || to >= buttons.length) return;
-        event.preventDefault();
-        buttons[to].focus();
-        select(to);
-      });
-    });
-    marks.forEach(function (m, k) { m.addEventListener("click", function () { select(k); }); });
+    wire(buttons, marks, select);
     select(phases.length - 1);
   }
 })();
