@@ -225,12 +225,16 @@ with warnings.catch_warnings(record=True) as caught:
         torch.jit.script(scale)
     except Exception:  # the warning is what we came for
         pass
-jit_warning = next((str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)),
-                   None)
-show("torch.jit.script(...) warns", "yes" if jit_warning else "no")
+# A deprecation may be announced as a DeprecationWarning (hidden by default) or, louder, as a
+# FutureWarning (shown to every user); releases have used both, so accept either and say which.
+deprecation = next((w for w in caught if issubclass(w.category, (DeprecationWarning, FutureWarning))), None)
+jit_warning = str(deprecation.message) if deprecation else None
+jit_category = deprecation.category.__name__ if deprecation else None
+show("torch.jit.script(...) warns", f"yes, a {jit_category}" if jit_warning else "no")
 if jit_warning:
         quote(jit_warning)
-ideas["python"] = {"randn_type": type(torch.randn).__name__, "jit_warning": jit_warning}
+ideas["python"] = {"randn_type": type(torch.randn).__name__, "jit_warning": jit_warning,
+                   "jit_warning_category": jit_category}
 
 # 9. The backward pass is planned during the forward pass.
 heading(9, "Backward is planned during forward")
