@@ -10,6 +10,13 @@ from build_hooks import drift
 
 from .recordkit import SCRIPT, record
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 try:  # the real claims module once merged; until then a stand-in with its interface
     from build_hooks.claims import evaluate, find_claims
 except ImportError:
@@ -57,14 +64,14 @@ def setup(project, page=PAGE):
            data={"TOLL": {"small_us": 1.2, "large_us": 1780.0, "jitter_us": 10.0, "op": "add",
                           "rounded": 2.01}},
            stdout=["toll 1.20 us", "the same line"])
-    record(project, "toll", torch="2.13.0",
+    record(project, "toll", torch=PIN,
            data={"TOLL": {"small_us": 1.5, "large_us": 1790.0, "jitter_us": 10.4, "op": "add",
                           "rounded": 2.04, "new_key": 3}},
            stdout=["toll 1.50 us", "the same line", "<script>alert(1)</script>"])
-    for torch, folder in (("2.12.0", old), ("2.13.0", None)):
+    for torch, folder in (("2.12.0", old), (PIN, None)):
         record(project, "steady", torch=torch, folder=folder)
     record(project, "gone", torch="2.12.0", folder=old)
-    spread = project.root / "proofs" / "_results" / "_noise" / "2.13.0" / "toll.cpu.json"
+    spread = project.root / "proofs" / "_results" / "_noise" / PIN / "toll.cpu.json"
     spread.parent.mkdir(parents=True)
     spread.write_text(json.dumps({"format": 1, "spread": {"TOLL.large_us": 0.02}}))
     project.page("index.md", page)
@@ -73,7 +80,7 @@ def setup(project, page=PAGE):
 def test_drift_lists_exactly_what_changed_largest_first_with_noise_and_quotes(project):
     setup(project, PAGE + "\n```claim\nproof: toll\ncheck: TOLL.small_us < 1.3\n```\n")  # line 17
     report = drift.compute(project.root, api=API)
-    assert (report.from_version, report.to_version) == ("2.12.0", "2.13.0")  # the defaults
+    assert (report.from_version, report.to_version) == ("2.12.0", PIN)  # the defaults
     assert [p.name for p in report.proofs] == ["toll"] and report.compared == 2
     assert report.only_from == ["gone.cpu"] and report.only_to == []
     toll = report.proofs[0]
@@ -110,7 +117,7 @@ def test_drift_json_shape_and_html_escapes(project):
     out = project.ldr("drift", "--json")
     assert out.returncode == 0, out.stderr
     body = json.loads(out.stdout)
-    assert body["format"] == 1 and body["from"] == "2.12.0" and body["to"] == "2.13.0"
+    assert body["format"] == 1 and body["from"] == "2.12.0" and body["to"] == PIN
     assert body["problems"] == [f"{broken}: JSONDecodeError: Expecting property name enclosed in "
                                 "double quotes: line 1 column 2 (char 1) (skipped)"]
     (proof,) = body["proofs"]
@@ -124,7 +131,7 @@ def test_drift_json_shape_and_html_escapes(project):
         assert claim["status"] in ("broke", "holds-now", "still-holds", "still-broken")
         assert set(claim) >= {"page_line", "check", "old", "new"}
 
-    explicit = json.loads(project.ldr("drift", "--from", "2.12.0", "--to", "2.13.0", "--json").stdout)
+    explicit = json.loads(project.ldr("drift", "--from", "2.12.0", "--to", PIN, "--json").stdout)
     assert explicit == body
     page = project.root / "drift.html"
     made = project.ldr("drift", "--html", str(page))
@@ -136,7 +143,7 @@ def test_drift_json_shape_and_html_escapes(project):
 
     unknown = project.ldr("drift", "--from", "2.1.0")
     assert unknown.returncode == 2 and "torch 2.1.0 is not recorded" in unknown.stderr
-    assert "2.12.0, 2.13.0" in unknown.stderr
+    assert f"2.12.0, {PIN}" in unknown.stderr
 
 
 def test_drift_without_history_says_how_history_is_made(project):
@@ -144,7 +151,7 @@ def test_drift_without_history_says_how_history_is_made(project):
     record(project, "toll")
     out = project.ldr("drift")
     assert out.returncode == 2
-    assert "no torch version older than 2.13.0" in out.stderr and "_history" in out.stderr
+    assert f"no torch version older than {PIN}" in out.stderr and "_history" in out.stderr
 
 
 def test_repeat_runs_measure_the_noise_that_drift_uses(project, tmp_path):
@@ -160,7 +167,7 @@ def test_repeat_runs_measure_the_noise_that_drift_uses(project, tmp_path):
     run = project.ldr("run", "--repeat", "3")
     assert run.returncode == 0, run.stderr
     assert counter.read_text() == "3"
-    noise_file = project.root / "proofs" / "_results" / "_noise" / "2.13.0" / "counter.cpu.json"
+    noise_file = project.root / "proofs" / "_results" / "_noise" / PIN / "counter.cpu.json"
     body = json.loads(noise_file.read_text())
     assert body["runs"] == 3 and body["spread"]["T.us"] == pytest.approx(0.2 / 1.1, rel=1e-4)
     assert body["spread"]["T.fixed"] == 0
@@ -170,14 +177,14 @@ def test_repeat_runs_measure_the_noise_that_drift_uses(project, tmp_path):
 
 
 def test_drift_report_fence_and_corrections_note_on_a_built_page(project):
-    setup(project, PAGE + """
+    setup(project, PAGE + f"""
 ```drift-report
 from: 2.12.0
-to: 2.13.0
+to: {PIN}
 ```
 
 ```corrections
-- torch: 2.13.0
+- torch: {PIN}
   date: 2026-12-01
   note: "The toll <b>rose</b>; the prose says so."
 ```
@@ -187,12 +194,12 @@ to: 2.13.0
     assert built.returncode == 0, built.stderr
     html = project.html()
     report = html[html.index('<section class="ldr-drift"'):]
-    assert 'data-from="2.12.0" data-to="2.13.0"' in report
+    assert f'data-from="2.12.0" data-to="{PIN}"' in report
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in report and "<script>alert" not in html
     assert "<code>TOLL.small_us</code>" in report
     note = html[html.index('<aside class="ldr-corrections"'):]
     note = note[: note.index("</aside>")]
-    assert "torch 2.12.0 → 2.13.0" in note and '<time datetime="2026-12-01">' in note
+    assert f"torch 2.12.0 → {PIN}" in note and '<time datetime="2026-12-01">' in note
     assert "The toll &lt;b&gt;rose&lt;/b&gt;; the prose says so." in note
     assert "line 3: <code>toll.TOLL.small_us</code> <del>1.20</del> → <ins>1.50</ins>" in note
     assert "TOLL.large_us" not in note  # moved within its measured noise
@@ -211,5 +218,5 @@ def test_corrections_fence_rejects_bad_entries(md, project):
     with pytest.raises(Refused, match="docs/index.md:1: corrections entry 1 needs `torch: <version>`"):
         md("```corrections\n- note: hello\n```\n")
     with pytest.raises(Refused, match="unknown field"):
-        md("```corrections\n- torch: 2.13.0\n  notes: typo\n```\n")
+        md(f"```corrections\n- torch: {PIN}\n  notes: typo\n```\n")
     assert 'hidden' in md("```corrections\n```\n")  # no upgrade recorded yet: nothing to show

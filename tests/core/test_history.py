@@ -8,6 +8,13 @@ from build_hooks.store import Failure, Record, Store
 
 from .recordkit import SCRIPT, record
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 
 def test_a_rerun_under_a_new_torch_keeps_the_old_record_in_history(project):
     project.proof("toll", SCRIPT)
@@ -21,7 +28,7 @@ def test_a_rerun_under_a_new_torch_keeps_the_old_record_in_history(project):
     assert body["torch"] == "2.12.0" and body["data"] == {"TOLL": {"small_us": 9.0}}
     assert Record.from_text(kept.read_text()).torch == "2.12.0"
     current = json.loads(project.record("toll").read_text())
-    assert current["torch"] == "2.13.0" and current["data"] == {"TOLL": {"small_us": 1.0}}
+    assert current["torch"] == PIN and current["data"] == {"TOLL": {"small_us": 1.0}}
 
     # A rerun under the same version replaces only the current record.
     again = project.ldr("run", "--force")
@@ -42,32 +49,32 @@ def test_a_rerun_under_a_new_torch_keeps_the_old_record_in_history(project):
 def test_same_version_failed_or_never_good_records_do_not_reach_history(project):
     project.proof("toll", SCRIPT)
     store = Store(project.root / "proofs")
-    record(project, "toll", torch="2.13.0")
+    record(project, "toll", torch=PIN)
     first = store.read("toll", "cpu")
     assert history.keep(store, replace(first, wall_s=0.7)) is None  # same version
-    failure = Failure("failed", 1, None, "2.14.1", first.script_sha256, "2026-12-01T00:00:00Z", 0.1, "x")
-    assert history.keep(store, replace(first, failure=failure)) is None  # keeps torch 2.13.0
+    failure = Failure("failed", 1, None, "99.0.0", first.script_sha256, "2026-12-01T00:00:00Z", 0.1, "x")
+    assert history.keep(store, replace(first, failure=failure)) is None  # keeps the pinned version
     broken = replace(first, status="failed", data={})
     store.write(broken)
-    assert history.keep(store, replace(first, torch="2.14.1")) is None  # nothing good to keep
+    assert history.keep(store, replace(first, torch="99.0.0")) is None  # nothing good to keep
     assert history.versions(store) == []
 
     store.write(first)
-    path = history.keep(store, replace(first, torch="2.14.1"))
-    assert path == project.root / "proofs" / "_results" / "_history" / "2.13.0" / "toll.cpu.json"
-    assert history.versions(store) == ["2.13.0"]
+    path = history.keep(store, replace(first, torch="99.0.0"))
+    assert path == project.root / "proofs" / "_results" / "_history" / PIN / "toll.cpu.json"
+    assert history.versions(store) == [PIN]
 
 
 def test_versions_sort_as_numbers_and_records_at_prefers_current(project):
     project.proof("toll", SCRIPT)
     store = Store(project.root / "proofs")
     results = project.root / "proofs" / "_results"
-    for version in ("2.9.0", "2.10.0", "2.13.0"):
+    for version in ("2.9.0", "2.10.0", PIN):
         record(project, "toll", torch=version, folder=results / "_history" / version,
                data={"TOLL": {"small_us": float(version.split(".")[1])}})
-    record(project, "toll", torch="2.13.0", data={"TOLL": {"small_us": 99.0}})
-    assert history.versions(store) == ["2.9.0", "2.10.0", "2.13.0"]
-    assert history.all_versions(store) == ["2.9.0", "2.10.0", "2.13.0"]
-    assert history.records_at(store, "2.13.0")[("toll", "cpu")].data == {"TOLL": {"small_us": 99.0}}
+    record(project, "toll", torch=PIN, data={"TOLL": {"small_us": 99.0}})
+    assert history.versions(store) == ["2.9.0", "2.10.0", PIN]
+    assert history.all_versions(store) == ["2.9.0", "2.10.0", PIN]
+    assert history.records_at(store, PIN)[("toll", "cpu")].data == {"TOLL": {"small_us": 99.0}}
     assert history.records_at(store, "2.10.0")[("toll", "cpu")].data == {"TOLL": {"small_us": 10.0}}
     assert store.known() == {("toll", "cpu")}  # the store's own glob never sees history

@@ -11,6 +11,13 @@ import pytest
 
 from .recordkit import SCRIPT, record, snapshot
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / ".github" / "workflows" / "proofs.yml"
 
@@ -88,7 +95,7 @@ def test_a_foreign_accelerator_record_is_kept_as_what_it_is(project, tmp_path):
            folder=tmp_path / "gpu")
     out = project.ldr("merge", str(tmp_path / "gpu"))
     assert out.returncode == 0, out.stdout
-    assert "measured on NVIDIA H200 under torch 2.11.0 (the pin is 2.13.0)" in out.stdout
+    assert f"measured on NVIDIA H200 under torch 2.11.0 (the pin is {PIN})" in out.stdout
     assert json.loads(project.record("a", "cuda").read_text())["torch"] == "2.11.0"
     assert (results(project) / "_foreign" / "a.cuda.json").is_file()
 
@@ -105,7 +112,7 @@ def test_a_foreign_accelerator_record_is_kept_as_what_it_is(project, tmp_path):
     built = project.build()
     assert built.returncode == 0, built.stderr
     html = project.html()
-    assert "<strong>Measured on NVIDIA H200 under torch 2.11.0</strong> (the pin is 2.13.0)" in html
+    assert f"<strong>Measured on NVIDIA H200 under torch 2.11.0</strong> (the pin is {PIN})" in html
     assert "torch 2.11.0, NVIDIA H200" in html  # the value's own provenance, never the pin
     assert ">0.25</a>" in html
     assert "torch 2.11.0 · NVIDIA H200" in html and "ldr-excerpt__stale" not in html  # its own, not stale
@@ -126,14 +133,14 @@ def test_run_into_a_shard_then_merge_keeps_history(project, tmp_path):
     run = project.ldr("run", "--shard", str(shard), "--repeat", "2")
     assert run.returncode == 0, run.stderr
     assert snapshot(results(project)) == before  # recorded into the shard only
-    assert json.loads((shard / "a.cpu.json").read_text())["torch"] == "2.13.0"
-    assert (shard / "_noise" / "2.13.0" / "a.cpu.json").is_file()
+    assert json.loads((shard / "a.cpu.json").read_text())["torch"] == PIN
+    assert (shard / "_noise" / PIN / "a.cpu.json").is_file()
     assert project.ldr("run", "--shard", str(shard)).stderr.startswith("Nothing to run")
     merged = project.ldr("merge", str(shard))
     assert merged.returncode == 0, merged.stdout
     assert data_of(project.record("a")) == {"TOLL": {"small_us": 1.0}}
     assert data_of(results(project) / "_history" / "2.12.0" / "a.cpu.json") == {"TOLL": {"small_us": 7.0}}
-    noise = json.loads((results(project) / "_noise" / "2.13.0" / "a.cpu.json").read_text())
+    noise = json.loads((results(project) / "_noise" / PIN / "a.cpu.json").read_text())
     assert noise["runs"] == 2 and noise["spread"] == {"TOLL.small_us": 0.0}  # came home with it
 
 
@@ -194,13 +201,13 @@ def test_a_gpu_box_with_an_older_torch_records_a_shard_that_merges_as_foreign(pr
                               capture_output=True, text=True, timeout=300, env=env)
 
     refused = ldr("run", "--python", python, "--shard", str(shard))
-    assert refused.returncode == 2 and "must run under torch 2.13.0" in refused.stderr
+    assert refused.returncode == 2 and f"must run under torch {PIN}" in refused.stderr
     assert ldr("run", "--any-torch").returncode == 2  # never into the store itself
     ran = ldr("run", "--python", python, "--shard", str(shard), "--any-torch")
     assert ran.returncode == 0, ran.stderr
     made = json.loads((shard / "a.cuda.json").read_text())
     assert (made["torch"], made["torch_build"], made["device"]) == ("2.11.0", "2.11.0+cu126", "NVIDIA H200")
     merged = project.ldr("merge", str(shard))
-    assert "measured on NVIDIA H200 under torch 2.11.0 (the pin is 2.13.0)" in merged.stdout
+    assert f"measured on NVIDIA H200 under torch 2.11.0 (the pin is {PIN})" in merged.stdout
     status = json.loads(project.ldr("status", "--json").stdout)
     assert [r["state"] for r in status["proofs"][0]["records"]] == ["fresh", "foreign"]

@@ -10,7 +10,14 @@ import pytest
 from build_hooks.errors import PinError
 from build_hooks.runner import Job, Runner, shared_runner
 
-PIN = "2.13.0"
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
+PIN = PIN
 
 
 @pytest.fixture(scope="module")
@@ -134,13 +141,13 @@ def test_torch_mismatch_names_both_versions_and_the_fix(fake_python):
     with pytest.raises(PinError) as info:
         Runner(python, PIN).start()
     message = str(info.value)
-    assert "2.13.0" in message and "2.12.0+cpu" in message and f"pip install torch=={PIN}" in message
+    assert PIN in message and "2.12.0+cpu" in message and f"pip install torch=={PIN}" in message
 
 
 def test_local_build_tag_matches_the_pin(fake_python):
-    runner = Runner(fake_python("2.13.0+cu130"), PIN)
+    runner = Runner(fake_python(f"{PIN}+cu130"), PIN)
     try:
-        assert runner.start()["torch"] == "2.13.0+cu130"
+        assert runner.start()["torch"] == f"{PIN}+cu130"
     finally:
         runner.close()
 

@@ -5,10 +5,17 @@ import pytest
 
 from build_hooks.store import Corrupt, Failure, Record, Store
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 
 def make(proof="p", **kw):
-    base = dict(proof=proof, device_class="cpu", script_sha256="a" * 64, torch="2.13.0",
-                torch_build="2.13.0+cpu", python="3.11.7", os="Linux-x", machine="x86_64",
+    base = dict(proof=proof, device_class="cpu", script_sha256="a" * 64, torch=PIN,
+                torch_build=f"{PIN}+cpu", python="3.11.7", os="Linux-x", machine="x86_64",
                 device="CPU", measured_at="2026-01-01T00:00:00Z", wall_s=0.5, status="ok",
                 returncode=0, signal=None, stdout=["line one", "X=1"], stderr=[], data={"X": 1})
     base.update(kw)
@@ -17,7 +24,7 @@ def make(proof="p", **kw):
 
 def test_round_trip_is_deterministic_and_line_based(tmp_path):
     store = Store(tmp_path)
-    record = make(failure=Failure("failed", 1, None, "2.13.0", "b" * 64, "2026-01-02T00:00:00Z",
+    record = make(failure=Failure("failed", 1, None, PIN, "b" * 64, "2026-01-02T00:00:00Z",
                                   0.1, "exited with status 1", ["Traceback", "ValueError: x"]))
     path = store.write(record)
     text = path.read_text()

@@ -22,7 +22,14 @@ from build_hooks.errors import LdrError
 from build_hooks.library import Library
 from build_hooks.runner import Job, Runner, shared_runner
 
-PIN = "2.13.0"
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
+PIN = PIN
 REPO = Path(__file__).resolve().parents[2]
 HANG = 60  # no test here waits that long unless something hangs
 

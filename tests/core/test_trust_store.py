@@ -16,6 +16,13 @@ from build_hooks.discovery import discover
 from build_hooks.library import Library
 from build_hooks.store import Corrupt, Failure, Record, Store, StoreError
 
+from pathlib import Path as _Path
+
+from build_hooks.pin import pinned_torch as _pinned
+
+PIN = _pinned(_Path(__file__).resolve().parents[2])
+
+
 GOOD = 'import json\nprint("answer: 42")\nprint("DATA=" + json.dumps({"answer": 42}))\n'
 PAGE = "# P\n\nThe answer is {{ p.DATA.answer }}.\n\n```proof\np\n```\n"
 NO_RUN = "site_name: Test\ntheme:\n  name: material\n  font: false\nplugins:\n  - ldr:\n      run: false\n"
@@ -36,8 +43,8 @@ def shown(html: str) -> str:
 
 
 def make(**kw):
-    base = dict(proof="p", device_class="cpu", script_sha256="a" * 64, torch="2.13.0",
-                torch_build="2.13.0+cpu", python="3.11.7", os="Linux-x", machine="x86_64",
+    base = dict(proof="p", device_class="cpu", script_sha256="a" * 64, torch=PIN,
+                torch_build=f"{PIN}+cpu", python="3.11.7", os="Linux-x", machine="x86_64",
                 device="CPU", measured_at="2026-01-01T00:00:00Z", wall_s=0.5, status="ok",
                 returncode=0, signal=None, stdout=["X=1"], stderr=[], data={"X": 1})
     base.update(kw)
@@ -51,7 +58,7 @@ def wide(monkeypatch):
 
 # -- 1. every field is type-checked; the store is standard JSON ----------------------------------
 
-FAILURE = {"status": "failed", "returncode": 1, "signal": None, "torch": "2.13.0",
+FAILURE = {"status": "failed", "returncode": 1, "signal": None, "torch": PIN,
            "script_sha256": "b" * 64, "measured_at": "2026-01-02T00:00:00Z", "wall_s": 0.1,
            "message": "exited with status 1"}
 
