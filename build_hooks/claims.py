@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from .datalines import key_paths, lookup
+from .datalines import describe_data, lookup
 from .errors import DirectiveError
 
 MAX_LENGTH, MAX_NODES, MAX_DEPTH, MAX_ITEMS = 500, 200, 24, 32
@@ -135,8 +135,8 @@ def _resolve(data: dict, path: str):
     try:
         node = lookup(data, head)
     except KeyError as exc:
-        known = ", ".join(key_paths(data)) or "(none: the proof printed no NAME=<json> lines)"
-        raise ClaimError(f"unknown data path {path!r} (no {exc.args[0]!r}); known keys: {known}") from None
+        raise ClaimError(f"unknown data path {path!r} (no {exc.args[0]!r}); known keys: "
+                         f"{describe_data(data, [])}") from None
     if not star:
         return node
     items = node if isinstance(node, list) else list(node.values()) if isinstance(node, dict) else None

@@ -45,9 +45,3 @@ def public_version(version: str) -> str:
 
 def matches_pin(version: str, pin: str) -> bool:
     return public_version(version) == public_version(pin)
-
-
-def source_tag_url(pin: str, path: str = "") -> str:
-    """A link into the PyTorch repository at the tag of the pinned release."""
-    tail = f"/{path.lstrip('/')}" if path else ""
-    return f"https://github.com/pytorch/pytorch/tree/v{public_version(pin)}{tail}"
