@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from build_hooks.datalines import lookup
+from build_hooks.core.datalines import lookup
 from build_hooks.render.values import format_value
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,7 +41,7 @@ def test_strict_build_succeeds_and_the_committed_store_is_fresh(built):
     assert first.returncode == 0, first.stderr[-3000:]
     assert "running" not in first.stderr, "the committed store should be fresh: run `ldr run` and commit it"
     assert second.returncode == 0 and "running" not in second.stderr
-    check = subprocess.run([sys.executable, "-m", "build_hooks.cli", "check"], cwd=REPO,
+    check = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "check"], cwd=REPO,
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stderr
 

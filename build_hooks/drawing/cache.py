@@ -1,6 +1,6 @@
 """Rendered figures cached by content: key = sha256(scene bytes + renderer version + options).
 
-Stored through the project's text cache (``build_hooks.cache``): a dict for the running process
+Stored through the project's text cache (``build_hooks.core.cache``): a dict for the running process
 and ``.cache/ldr/drawings/<key>.svg`` on disk, written atomically; an entry that does not read
 back as a whole SVG counts as a miss.
 """
@@ -13,8 +13,8 @@ import json
 import os
 from pathlib import Path
 
-from ..cache import TextCache
-from ..cache import clear_memory as _clear_memory
+from build_hooks.core.cache import TextCache
+from build_hooks.core.cache import clear_memory as _clear_memory
 
 
 def default_dir(root: Path | None = None) -> Path:
@@ -67,7 +67,7 @@ def write(directory: Path, key: str, svg: str) -> None:
 def render_file(path: Path, *, cache_dir: Path | None = None, **opts) -> str:
     """``render_svg`` of a scene file, from the memory or disk cache when its content was seen."""
     from . import render_svg
-    from ..errors import DrawingError
+    from build_hooks.core.errors import DrawingError
 
     try:
         data = Path(path).read_bytes()

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import LdrError
+from build_hooks.core.errors import LdrError
 
 
 def draw_command(argv: list[str]) -> int:

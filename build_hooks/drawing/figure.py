@@ -17,8 +17,8 @@ import re
 from html import escape
 from pathlib import Path
 
-from ..errors import DirectiveError, DrawingError
-from ..options import check_options
+from build_hooks.core.errors import DirectiveError, DrawingError
+from build_hooks.core.options import check_options
 from .cache import default_dir, render_file
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes

@@ -4,7 +4,7 @@ frame on its own (only its content, clipped, with the viewBox on the frame).
 
 from __future__ import annotations
 
-from ..errors import DrawingError
+from build_hooks.core.errors import DrawingError
 from .text import line_width
 from .fonts import FAMILIES
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..errors import DrawingError
+from build_hooks.core.errors import DrawingError
 from .fonts import DEFAULT_FAMILY, FAMILIES, family
 
 ELEMENT_TYPES = {"rectangle", "diamond", "ellipse", "line", "arrow", "freedraw", "text", "image", "frame",

@@ -8,9 +8,9 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
-from ..context import ProofData
-from ..datalines import parse_output
-from ..discovery import Proof
+from build_hooks.core.context import ProofData
+from build_hooks.core.datalines import parse_output
+from build_hooks.core.discovery import Proof
 
 ACCELERATOR_NAMES = {"cuda": "CUDA", "mps": "MPS"}
 

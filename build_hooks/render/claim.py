@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from html import escape
 
-from ..claims import ClaimError, describe, evaluate, show_value
+from build_hooks.core.claims import ClaimError, describe, evaluate, show_value
 
 OPTIONS = ("proof", "check", "say", "device")
 
@@ -39,7 +39,7 @@ def render_fence(options: dict, ctx) -> str:
         message = f"claim does not hold: {check} with {describe(result.values)} (proof {name}, {under})"
         report = ctx.extra.get("report")
         if report is None:  # plain Python-Markdown, without the ldr state's diagnostics
-            logging.getLogger("build_hooks.claims").warning(message)
+            logging.getLogger("build_hooks.core.claims").warning(message)
         else:
             report("warning", message, check, "claim")
     href = escape(ctx.extra["card_href"](name) if "card_href" in ctx.extra else f"#proof-{name}", quote=True)

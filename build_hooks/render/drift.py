@@ -1,6 +1,6 @@
 """The drift report as HTML: a section for a page (```drift-report) or a standalone file.
 
-Pure functions of a :class:`build_hooks.drift.Drift`; every recorded string is escaped.
+Pure functions of a :class:`build_hooks.core.drift.Drift`; every recorded string is escaped.
 """
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..diff import describe
+from build_hooks.core.diff import describe
 
 if TYPE_CHECKING:
-    from ..drift import Drift, ValueDrift
+    from build_hooks.core.drift import Drift, ValueDrift
 
 
 def ratio_text(value: ValueDrift) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from html import escape
 
-from ..context import ProofData
-from ..datalines import parse_output
-from ..errors import DirectiveError
+from build_hooks.core.context import ProofData
+from build_hooks.core.datalines import parse_output
+from build_hooks.core.errors import DirectiveError
 
 # The one list of what a proof-output fence takes (the markdown extension checks it).
 EXCERPT_OPTIONS = ("proof", "device", "grep", "from", "to", "lines")

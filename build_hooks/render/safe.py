@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from html import escape
 
-from ..context import ProofData
+from build_hooks.core.context import ProofData
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..errors import DirectiveError
+from build_hooks.core.errors import DirectiveError
 
 WORDS = [(1e12, "trillion"), (1e9, "billion"), (1e6, "million"), (1e3, "thousand")]
 DECIMAL = ["bytes", "kB", "MB", "GB", "TB"]

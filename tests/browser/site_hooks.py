@@ -1,8 +1,8 @@
 """MkDocs hooks for the theme's own test site: the theme's handlers on fixture proof records.
 
-Stands in for the project's plugin and Markdown extension (build_hooks.plugin/markdown) so the
+Stands in for the project's plugin and Markdown extension (build_hooks.adapters.mkdocs/markdown) so the
 theme can be built and tested on its own: fences go through pymdownx.superfences custom fences,
-pages through build_hooks.pagetheme.decorate_page.
+pages through build_hooks.series.pagetheme.decorate_page.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import yaml
 
-from build_hooks import metro, robot
-from build_hooks.context import Context, ProofData
-from build_hooks.errors import DirectiveError
-from build_hooks.instruments import render_fence as instrument_fence
-from build_hooks.pagetheme import decorate_page
+from build_hooks.series import metro, robot
+from build_hooks.core.context import Context, ProofData
+from build_hooks.core.errors import DirectiveError
+from build_hooks.series.instruments import render_fence as instrument_fence
+from build_hooks.series.pagetheme import decorate_page
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -11,7 +11,7 @@ from browser_support import click_nav, fixture_record, record
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -161,7 +161,7 @@ def test_graph_walker(part0):
 
 
 def test_library_sizes(part0):
-    from build_hooks.instruments.library_sizes import _files, chart_rows
+    from build_hooks.series.instruments.library_sizes import _files, chart_rows
 
     data = record("where_code_lives")
     files = chart_rows(_files(data, "where_code_lives")[1], data["EXTENSION"]["name"])

@@ -59,7 +59,7 @@ class Project:
                               timeout=300)
 
     def ldr(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "build_hooks.cli", *args], cwd=self.root,
+        return subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", *args], cwd=self.root,
                               capture_output=True, text=True, timeout=300)
 
     def html(self, page: str = "index") -> str:
@@ -75,7 +75,7 @@ def project(tmp_path) -> Project:
 @pytest.fixture
 def md(project):
     """Convert Markdown the way a build does, with the ldr extension raising on errors."""
-    from build_hooks.markdown import LdrExtension, LdrState, custom_fences
+    from build_hooks.adapters.markdown import LdrExtension, LdrState, custom_fences
 
     state = LdrState(project.root, raise_errors=True, autorun=True)
 

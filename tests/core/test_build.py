@@ -10,7 +10,7 @@ import pytest
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -176,7 +176,7 @@ def test_diff_names_moved_values_and_the_lines_that_quote_them(project):
 def test_two_concurrent_runs_measure_a_proof_once(project, tmp_path):
     log = tmp_path / "ran.log"
     project.proof("slow", f'import time\nopen({str(log)!r}, "a").write("ran\\n")\ntime.sleep(1.5)\nprint("done")\n')
-    procs = [subprocess.Popen([sys.executable, "-m", "build_hooks.cli", "run"], cwd=project.root,
+    procs = [subprocess.Popen([sys.executable, "-m", "build_hooks.adapters.cli", "run"], cwd=project.root,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outputs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outputs

@@ -3,12 +3,12 @@
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-from build_hooks.claims import ClaimError, ClaimResult, evaluate, find_claims
-from build_hooks.errors import DirectiveError
+from build_hooks.core.claims import ClaimError, ClaimResult, evaluate, find_claims
+from build_hooks.core.errors import DirectiveError
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -6,11 +6,11 @@ import re
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-from build_hooks.errors import DirectiveError
+from build_hooks.core.errors import DirectiveError
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -140,13 +140,13 @@ def test_device_selection(toll, md):
     assert ">0.5012<" in md("{{ toll@cpu.TOLL.small_us }}\n")
 
 
-@pytest.mark.parametrize("name", ["ldr", "build_hooks.markdown"])
+@pytest.mark.parametrize("name", ["ldr", "build_hooks.adapters.markdown"])
 def test_extension_by_name_without_mkdocs(project, name):
     """As Zensical, ProperDocs or plain Python-Markdown load it: by name, with a root option;
     a proof with no record runs the first time a page quotes it."""
     import markdown
 
-    from build_hooks.markdown import custom_fences
+    from build_hooks.adapters.markdown import custom_fences
 
     project.proof("z", 'print("V=41")\nprint("hello")\n')
     md = markdown.Markdown(extensions=["attr_list", name, "pymdownx.superfences"],

@@ -1,8 +1,8 @@
 import pytest
 
-from build_hooks.datalines import key_paths, lookup, parse_output
-from build_hooks.discovery import discover, load_proof
-from build_hooks.errors import LdrError
+from build_hooks.core.datalines import key_paths, lookup, parse_output
+from build_hooks.core.discovery import discover, load_proof
+from build_hooks.core.errors import LdrError
 
 
 def test_docstring_and_options(project):

@@ -6,19 +6,19 @@ from types import SimpleNamespace
 
 import pytest
 
-from build_hooks import drift
+from build_hooks.core import drift
 
 from .recordkit import SCRIPT, record
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
 
 try:  # the real claims module once merged; until then a stand-in with its interface
-    from build_hooks.claims import evaluate, find_claims
+    from build_hooks.core.claims import evaluate, find_claims
 except ImportError:
     CLAIM = re.compile(r"^```claim\n(?:proof: *(\S+)\n)(?:check: *(.+)\n)```", re.M)
 

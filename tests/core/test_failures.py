@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from build_hooks.errors import DirectiveError
-from build_hooks.library import Library
+from build_hooks.core.errors import DirectiveError
+from build_hooks.core.library import Library
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -3,13 +3,13 @@
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-from build_hooks.errors import DirectiveError
-from build_hooks.pin import pinned_torch
-from build_hooks.pinref import find_hand_typed, source_url
+from build_hooks.core.errors import DirectiveError
+from build_hooks.core.pin import pinned_torch
+from build_hooks.adapters.pinref import find_hand_typed, source_url
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

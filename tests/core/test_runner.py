@@ -7,12 +7,12 @@ import textwrap
 
 import pytest
 
-from build_hooks.errors import PinError
-from build_hooks.runner import Job, Runner, shared_runner
+from build_hooks.core.errors import PinError
+from build_hooks.core.runner import Job, Runner, shared_runner
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

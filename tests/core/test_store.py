@@ -3,11 +3,11 @@ import threading
 
 import pytest
 
-from build_hooks.store import Corrupt, Failure, Record, Store
+from build_hooks.core.store import Corrupt, Failure, Record, Store
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from build_hooks import runner as runner_module
-from build_hooks.errors import LdrError
-from build_hooks.library import Library
-from build_hooks.runner import Job, Runner, shared_runner
+from build_hooks.core import runner as runner_module
+from build_hooks.core.errors import LdrError
+from build_hooks.core.library import Library
+from build_hooks.core.runner import Job, Runner, shared_runner
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -175,7 +175,7 @@ def test_a_silent_host_is_stopped_and_the_proof_named(quick, tmp_path, monkeypat
 
 
 # -- 2. Ctrl-C, SIGTERM and SIGKILL of `ldr run` -------------------------------------------
-def start_ldr_run(project, tmp_path, python: str, marker: str, command: tuple[str, ...] = ("build_hooks.cli", "run"),
+def start_ldr_run(project, tmp_path, python: str, marker: str, command: tuple[str, ...] = ("build_hooks.adapters.cli", "run"),
                   ) -> tuple[subprocess.Popen, Path, dict]:
     ready = tmp_path / "ready.json"
     project.proof("sleepy", f"""

@@ -12,13 +12,13 @@ import time
 
 import pytest
 
-from build_hooks.discovery import discover
-from build_hooks.library import Library
-from build_hooks.store import Corrupt, Failure, Record, Store, StoreError
+from build_hooks.core.discovery import discover
+from build_hooks.core.library import Library
+from build_hooks.core.store import Corrupt, Failure, Record, Store, StoreError
 
 from pathlib import Path as _Path
 
-from build_hooks.pin import pinned_torch as _pinned
+from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

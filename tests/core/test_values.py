@@ -1,6 +1,6 @@
 import pytest
 
-from build_hooks.errors import DirectiveError
+from build_hooks.core.errors import DirectiveError
 from build_hooks.render.values import format_value
 
 

@@ -7,8 +7,8 @@ import re
 import pytest
 import yaml
 
-from build_hooks import metro, robot
-from build_hooks.errors import DirectiveError
+from build_hooks.series import metro, robot
+from build_hooks.core.errors import DirectiveError
 
 from theme_support import ROOT, make_ctx
 

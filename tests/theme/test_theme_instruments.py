@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from build_hooks.context import ProofData
-from build_hooks.errors import DirectiveError
-from build_hooks.instruments import DEFAULT_PROOFS, render_fence
+from build_hooks.core.context import ProofData
+from build_hooks.core.errors import DirectiveError
+from build_hooks.series.instruments import DEFAULT_PROOFS, render_fence
 
 from theme_support import load, make_ctx
 

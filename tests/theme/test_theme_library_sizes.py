@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import re
 
-from build_hooks.context import ProofData
-from build_hooks.instruments import render_fence
-from build_hooks.instruments.library_sizes import chart_rows
+from build_hooks.core.context import ProofData
+from build_hooks.series.instruments import render_fence
+from build_hooks.series.instruments.library_sizes import chart_rows
 
 from theme_support import ROOT, make_ctx
 

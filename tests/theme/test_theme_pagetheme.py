@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from build_hooks.pagetheme import decorate_page, find_floor_sections, load_floors
+from build_hooks.series.pagetheme import decorate_page, find_floor_sections, load_floors
 
 from theme_support import ROOT
 

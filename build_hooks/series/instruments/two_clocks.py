@@ -8,8 +8,8 @@ the sliver it is where nothing is queued.
 
 from __future__ import annotations
 
-from ..context import Context
-from ..errors import DirectiveError
+from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
 from ._common import attr, esc, fmt, instrument_root, need, need_rows, num, primary
 
 DEFAULT_PROOF = "two_clocks"

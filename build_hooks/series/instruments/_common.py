@@ -6,8 +6,8 @@ import html as _html
 import json
 import math
 
-from ..context import Context, ProofData
-from ..errors import DirectiveError
+from build_hooks.core.context import Context, ProofData
+from build_hooks.core.errors import DirectiveError
 
 esc = _html.escape
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import DirectiveError
+from build_hooks.core.errors import DirectiveError
 
 FLOORS_FILE = Path("theme") / "data" / "floors.yml"
 

@@ -9,8 +9,8 @@ knowledge it shows one bar per file, as recorded.
 
 from __future__ import annotations
 
-from ..context import Context
-from ..errors import DirectiveError
+from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
 from ._common import esc, instrument_root, need, need_rows, num, primary
 
 DEFAULT_PROOF = "where_code_lives"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import itertools
 import math
 
-from ..context import Context
-from ..errors import DirectiveError
+from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
 from ._common import esc, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "view_ops"

@@ -29,7 +29,7 @@ from .discovery import discover
 from .drift import claims_api, found_claims, holds, ratio
 from .errors import DirectiveError, LdrError
 from .history import all_versions, records_at
-from .render.values import format_value
+from build_hooks.render.values import format_value
 from .store import Store
 
 KEYS = {"torch", "date", "note"}
@@ -71,7 +71,7 @@ def entries(options: dict) -> dict[str, dict]:
 
 def page_quotes(text: str) -> list[tuple[int, str, str | None, str, str]]:
     """(line, proof, device or None, key, format) for every inline value on the page."""
-    from .markdown import VALUE
+    from .locate import VALUE
 
     out = []
     for number, line in enumerate(text.splitlines(), 1):

@@ -7,8 +7,8 @@ reader moves across sizes and reads the cost, the share that is fixed machinery
 
 from __future__ import annotations
 
-from ..context import Context
-from ..errors import DirectiveError
+from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
 from ._common import esc, fmt, instrument_root, log_scale, need, need_rows, nice_decades, num, primary
 
 DEFAULT_PROOF = "dispatch_cost"

@@ -38,13 +38,13 @@ from .discovery import discover
 from .errors import DirectiveError, LdrError
 from .history import all_versions, corrupt_files, current_version, records_at, version_key
 from .pin import public_version
-from .render.drift import html_document, html_fragment, ratio_text
+from build_hooks.render.drift import html_document, html_fragment, ratio_text
 from .store import Record, Store
 
 FORMAT = 1
 
 
-# -- the claims interface (build_hooks/claims.py), behind one adapter ----------------------
+# -- the claims interface (build_hooks/core/claims.py), behind one adapter ----------------------
 def claims_api():
     """(evaluate, find_claims) from claims.py, or None where that module is absent."""
     try:
@@ -249,7 +249,7 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
 def text_report(report: Drift) -> str:
     head = (f"Drift torch {report.from_version} -> {report.to_version}: {report.compared} record(s) "
             f"compared, {len(report.proofs)} changed")
-    lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.claims is missing)"]
+    lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.core.claims is missing)"]
     for p in report.proofs:
         broke = sum(c.status == "broke" for c in p.claims)
         lines.append(f"{p.name} ({p.device_class}): {len(p.changed)} value(s) changed, "

@@ -8,9 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import LdrError
-from .library import Library
-from .status import status_report, unmeasured_reason
+from build_hooks.core.errors import LdrError
+from build_hooks.core.library import Library
+from build_hooks.core.status import status_report, unmeasured_reason
 
 
 
@@ -36,7 +36,7 @@ def _console():
 
 def _ended(record) -> str:
     """How a run that never succeeded ended, from its record, in the runner's own words."""
-    from .runner import RunResult
+    from build_hooks.core.runner import RunResult
 
     return RunResult(record.proof, record.status, record.returncode, record.signal, record.wall_s,
                      "", "").describe()
@@ -120,7 +120,7 @@ def cmd_run(args, library: Library) -> int:
         for _ in range(repeat):
             library.run(args.proofs or None, force, on_start=on_start, on_done=on_done)
     if repeat > 1:
-        from .noise import record_noise
+        from build_hooks.core.noise import record_noise
 
         for path in record_noise(library.store, runs, repeat):
             console.print(f"noise of {repeat} runs: {path}", soft_wrap=True, markup=False)
@@ -213,7 +213,7 @@ def cmd_check(args, library: Library) -> int:
 
 
 def cmd_diff(args, library: Library) -> int:
-    from .diff import diff, report
+    from build_hooks.core.diff import diff, report
 
     diffs = diff(library, args.rev)
     if args.json:
@@ -229,13 +229,13 @@ def cmd_diff(args, library: Library) -> int:
 
 
 def cmd_drift(args, library: Library) -> int:
-    from .drift import cmd_drift as run_drift
+    from build_hooks.core.drift import cmd_drift as run_drift
 
     return run_drift(args, library)
 
 
 def cmd_merge(args, library: Library) -> int:
-    from .shards import cmd_merge as run_merge
+    from build_hooks.core.shards import cmd_merge as run_merge
 
     return run_merge(args, library)
 
@@ -243,7 +243,7 @@ def cmd_merge(args, library: Library) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["draw"]:
-        from .drawing import draw_command
+        from build_hooks.drawing import draw_command
 
         return draw_command(argv[1:])
     parser = argparse.ArgumentParser(prog="ldr", description=__doc__)
@@ -299,8 +299,8 @@ def main(argv: list[str] | None = None) -> int:
             raise LdrError("--any-torch records under another torch than the pin, so only into a shard: "
                            "add --shard DIR (and bring it home with `ldr merge DIR`)")
         if getattr(args, "shard", None):
-            from .shards import ShardStore
-            from .store import Store
+            from build_hooks.core.shards import ShardStore
+            from build_hooks.core.store import Store
 
             store = ShardStore(args.shard.resolve(), Store(root / "proofs"), any_torch=args.any_torch)
         library = Library(root, python=getattr(args, "python", None), slots=getattr(args, "jobs", None),

@@ -21,8 +21,8 @@ import xml.etree.ElementTree as etree
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from .errors import DirectiveError, LdrError
-from .pin import pinned_torch, public_version
+from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.core.pin import pinned_torch, public_version
 
 REPOSITORY = "https://github.com/pytorch/pytorch"
 SCHEME = "pytorch:"

@@ -28,39 +28,35 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 from markdown.util import AtomicString
 
-from .cache import TextCache, key_of
-from .context import Context, ProofData
-from . import pinref
-from .datalines import describe_data, lookup
-from .defer import defer
-from .errors import DirectiveError, LdrError
-from .library import Diagnostic, Library
-from .links import CardLinks, Pages, base_url
-from .locate import VALUE_KIND, Locations, locate
-from .options import check_options
-from .render.card import highlight_source, pending_marker, render_card, status_phrase
-from .render.excerpt import EXCERPT_OPTIONS, render_excerpt
-from .render.safe import visible, visible_record
-from .render.values import format_value
+from build_hooks.core.cache import TextCache, key_of
+from build_hooks.core.context import Context, ProofData
+from build_hooks.adapters import pinref
+from build_hooks.core.datalines import describe_data, lookup
+from build_hooks.core.defer import defer
+from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.core.library import Diagnostic, Library
+from build_hooks.core.links import CardLinks, Pages, base_url
+from build_hooks.core.locate import VALUE, VALUE_KIND, Locations, locate
+from build_hooks.core.options import check_options
+from build_hooks.render.card import highlight_source, pending_marker, render_card, status_phrase
+from build_hooks.render.excerpt import EXCERPT_OPTIONS, render_excerpt
+from build_hooks.render.safe import visible, visible_record
+from build_hooks.render.values import format_value
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
 HANDLERS = {
-    "instrument": "build_hooks.instruments:render_fence",
+    "instrument": "build_hooks.series.instruments:render_fence",
     "figure": "build_hooks.drawing.figure:render_fence",
-    "reading-lines": "build_hooks.metro:render_fence",
-    "robot": "build_hooks.robot:render_fence",
+    "reading-lines": "build_hooks.series.metro:render_fence",
+    "robot": "build_hooks.series.robot:render_fence",
     "claim": "build_hooks.render.claim:render_fence",
-    "drift-report": "build_hooks.drift:render_fence",
-    "corrections": "build_hooks.corrections:render_fence",
+    "drift-report": "build_hooks.core.drift:render_fence",
+    "corrections": "build_hooks.core.corrections:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
 # What the two core fences take; a handler's module declares its own as OPTIONS.
 OPTIONS = {"proof": ("name",), "proof-output": EXCERPT_OPTIONS}
 ID = re.compile(r'\sid="([^"]+)"')
-VALUE = re.compile(
-    r"\{\{\s*(?P<proof>[a-z][a-z0-9_]*)(?:@(?P<device>cpu|cuda|mps))?\.(?P<key>[A-Za-z0-9_.\-]+)"
-    r"\s*(?:\|\s*(?P<fmt>[^}|]*?))?\s*\}\}"
-)
 
 
 class ProofPending(LdrError):
@@ -349,7 +345,7 @@ def fence_format(source, language, class_name, options, md, **kwargs) -> str:
     if state is None:
         raise SuperFencesException(
             f"the {language!r} fence needs the ldr Markdown extension; add `- ldr` (or "
-            "`build_hooks.markdown`) to markdown_extensions")
+            "`build_hooks.adapters.markdown`) to markdown_extensions")
     spot = state.locations.take(language, source)
     line = spot.line if spot is not None else None
     state.fence_line = line

@@ -7,10 +7,10 @@ record at build time and embeds them, so nothing is typed into JavaScript.
 
 from __future__ import annotations
 
-from ..context import Context
-from ..errors import DirectiveError
-from ..options import check_options
-from . import graph_walker, library_sizes, promotion_table, stride_explorer, toll_meter, two_clocks
+from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
+from build_hooks.core.options import check_options
+from build_hooks.series.instruments import graph_walker, library_sizes, promotion_table, stride_explorer, toll_meter, two_clocks
 
 INSTRUMENTS = {
     "toll-meter": toll_meter,

@@ -2,7 +2,7 @@
 
 Every fence handler has the signature ``render_fence(options: dict, ctx: Context) -> str``.
 ``options`` is the fence body parsed as YAML: a mapping stays a mapping; a bare scalar
-becomes ``{"arg": scalar}``. A handler raises :class:`build_hooks.errors.DirectiveError`
+becomes ``{"arg": scalar}``. A handler raises :class:`build_hooks.core.errors.DirectiveError`
 for bad input; the caller adds the page and line to the message.
 """
 

@@ -37,12 +37,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
 
-from .background import Scheduler
-from .defer import restore
-from .errors import LdrError
-from .library import Library
+from build_hooks.core.background import Scheduler
+from build_hooks.core.defer import restore
+from build_hooks.core.errors import LdrError
+from build_hooks.core.library import Library
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
-from .status import store_diagnostics
+from build_hooks.core.status import store_diagnostics
 
 log = get_plugin_logger("ldr")
 ANCHOR = re.compile(r'\sid="([^"]+)"')
@@ -173,7 +173,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 self.reported.add(item.proof)
             (log.info if item.level == "info" else log.warning)(item.message)
         if (self.library.root / "theme" / "data" / "floors.yml").is_file():
-            from .pagetheme import decorate_page
+            from build_hooks.series.pagetheme import decorate_page
 
             html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
             page.meta.update(extra)

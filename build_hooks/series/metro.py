@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from .context import Context
-from .errors import DirectiveError
+from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
 
 LINES_FILE = Path("theme") / "data" / "reading-lines.yml"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

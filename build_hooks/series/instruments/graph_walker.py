@@ -7,8 +7,8 @@ what each node saved for the backward pass.
 
 from __future__ import annotations
 
-from ..context import Context
-from ..errors import DirectiveError
+from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
 from ._common import esc, fmt, instrument_root, need, primary
 
 DEFAULT_PROOF = "autograd_graph"

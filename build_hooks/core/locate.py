@@ -26,6 +26,11 @@ from typing import Iterable
 from markdown_it import MarkdownIt
 
 VALUE_KIND = "value"
+# An inline value, `{{ proof[@device].KEY.path | format }}`, as the page spells it.
+VALUE = re.compile(
+    r"\{\{\s*(?P<proof>[a-z][a-z0-9_]*)(?:@(?P<device>cpu|cuda|mps))?\.(?P<key>[A-Za-z0-9_.\-]+)"
+    r"\s*(?:\|\s*(?P<fmt>[^}|]*?))?\s*\}\}"
+)
 CONTAINER = re.compile(r"^(?:!!!|\?\?\?\+?|===)(?:\s|$)")
 FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})")
 

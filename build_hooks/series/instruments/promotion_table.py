@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..context import Context
-from ..errors import DirectiveError
+from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
 from ._common import attr, esc, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "type_promotion"
