@@ -3,7 +3,8 @@
 Fences are pymdownx.superfences custom fences whose body is YAML (a bare scalar is the main
 argument). Under MkDocs the ``ldr`` plugin registers everything; elsewhere (Zensical,
 ProperDocs, plain Python-Markdown) list the ``ldr`` extension and add :func:`custom_fences`
-to superfences' ``custom_fences`` (README, "Other generators").
+to superfences' ``custom_fences`` (README, "Other generators"). Under Zensical the extension
+also does the plugin's page bookkeeping itself (zensical.py).
 
 Inline values: ``{{ proof.NAME.key | format }}`` (``proof@cuda.NAME...`` picks a device).
 
@@ -424,7 +425,10 @@ class LdrExtension(Extension):
 
     def extendMarkdown(self, md):
         if self.state is None:
-            self.state = LdrState(Path(self.getConfig("root")), raise_errors=self.getConfig("raise_errors"))
+            from . import zensical  # under Zensical's renderer: one state per project (zensical.py)
+
+            self.state = zensical.attach(md, self) or LdrState(
+                Path(self.getConfig("root")), raise_errors=self.getConfig("raise_errors"))
         md.ldr_state = self.state
         md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)
         md.inlinePatterns.register(_ValuePattern(self.state, md), "ldr_value", 175)

@@ -25,7 +25,6 @@ purpose alone (one polling interval slower).
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 import time
@@ -43,6 +42,7 @@ from build_hooks.core.errors import LdrError
 from build_hooks.core.library import Library
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
+from .zensical import published
 
 log = get_plugin_logger("ldr")
 ANCHOR = re.compile(r'\sid="([^"]+)"')
@@ -85,6 +85,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             raise PluginError(str(exc)) from exc
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
         extensions = config.markdown_extensions
+        for name in ("build_hooks.adapters.markdown", "ldr"):  # listed for Zensical; this instance replaces it
+            if name in extensions:
+                extensions.remove(name)
+                config.mdx_configs.pop(name, None)
         for name in ("attr_list", "pymdownx.superfences"):
             if name not in extensions:
                 extensions.append(name)
@@ -126,9 +130,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
 
     def on_files(self, files, config):
         root = self.library.root
-        data = str(root / "theme" / "data") + os.sep
-        for file in list(files):  # the theme's YAML data is read at build time, not published
-            if file.abs_src_path and os.path.abspath(file.abs_src_path).startswith(data):
+        mirrored = published(root)  # what a Zensical build wrote into docs/ (zensical.publish)
+        for file in list(files):
+            if file.src_uri in mirrored:
                 files.remove(file)
         # Local helpers (proofs/_*.py) are published when a proof imports them; records never.
         helpers = {name for proof in self.library.proofs.values() for name, _ in proof.helpers}
@@ -172,9 +176,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             if item.proof:
                 self.reported.add(item.proof)
             (log.info if item.level == "info" else log.warning)(item.message)
-        if (self.library.root / "theme" / "data" / "floors.yml").is_file():
-            from build_hooks.series.pagetheme import decorate_page
+        from build_hooks.series.pagetheme import FLOORS_FILE, decorate_page
 
+        if (self.library.root / FLOORS_FILE).is_file():
             html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
             page.meta.update(extra)
             for message in warnings:

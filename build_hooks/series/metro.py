@@ -1,6 +1,6 @@
 """The reading-lines map on the home page: a metro strip map drawn at build time.
 
-``theme/data/reading-lines.yml`` lists the twelve parts (stations) and three reading lines with
+``data/reading-lines.yml`` lists the twelve parts (stations) and three reading lines with
 their stops. Parts run top to bottom; each line is a vertical track on its own lane; a line stops
 where it has a station dot; a part where lines meet is an interchange. Stations link to parts.
 
@@ -19,7 +19,7 @@ import yaml
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
 
-LINES_FILE = Path("theme") / "data" / "reading-lines.yml"
+LINES_FILE = Path("data") / "reading-lines.yml"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

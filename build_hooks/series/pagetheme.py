@@ -17,7 +17,7 @@ import yaml
 
 from build_hooks.core.errors import DirectiveError
 
-FLOORS_FILE = Path("theme") / "data" / "floors.yml"
+FLOORS_FILE = Path("data") / "floors.yml"
 
 _HEADING = re.compile(r"<h([1-6])((?:\s+[^>]*)?)>", re.IGNORECASE)
 _ATTR = re.compile(r'([A-Za-z_:][-\w:.]*)\s*=\s*"([^"]*)"')
@@ -42,7 +42,7 @@ def _load_floors(path: str, mtime: float) -> tuple[dict, ...]:
 
 
 def load_floors(root: Path) -> list[dict]:
-    """The eight floors, top to bottom, from ``theme/data/floors.yml``."""
+    """The eight floors, top to bottom, from ``data/floors.yml``."""
     path = Path(root) / FLOORS_FILE
     return list(_load_floors(str(path), path.stat().st_mtime))
 

@@ -186,8 +186,8 @@ def test_two_concurrent_runs_measure_a_proof_once(project, tmp_path):
 
 def test_a_second_robot_on_a_page_fails_a_strict_build(project):
     repo = Path(__file__).resolve().parents[2]
-    (project.root / "theme" / "data").mkdir(parents=True)
-    shutil.copy(repo / "theme" / "data" / "floors.yml", project.root / "theme" / "data" / "floors.yml")
+    (project.root / "data").mkdir(parents=True)
+    shutil.copy(repo / "data" / "floors.yml", project.root / "data" / "floors.yml")
     robot = '```robot\nsays: "Hello."\n```\n\n'
     project.page("index.md", "# One robot\n\n" + robot)
     assert project.build().returncode == 0

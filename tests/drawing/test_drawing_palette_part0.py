@@ -145,13 +145,13 @@ def test_saved_tensors_are_dashed():
 
 
 def test_each_floor_has_one_name_in_drawing_meter_and_headings():
-    """The floors drawing, the depth meter (theme/data/floors.yml) and Part 0's floor headings
+    """The floors drawing, the depth meter (data/floors.yml) and Part 0's floor headings
     call every floor by the same name."""
     import re
 
     import yaml
 
-    floors = yaml.safe_load((ROOT / "theme" / "data" / "floors.yml").read_text())["floors"]
+    floors = yaml.safe_load((ROOT / "data" / "floors.yml").read_text())["floors"]
     svg = render_svg(ROOT / "drawings" / "floors.excalidraw").replace("&#x27;", "'")
     drawn = re.findall(r">(\d)  ([^<]+)</text>", svg)
     assert [name for _, name in drawn] == [f["label"] for f in floors]

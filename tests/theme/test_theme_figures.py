@@ -21,7 +21,7 @@ def test_reading_lines_link_every_part_from_the_home_page():
     html = metro.render_fence({}, make_ctx(base_url=""))
     links = re.findall(r'<a class="ldr-metro__station" xlink:href="([^"]+)"', html)
     assert links == [f"{p}/" for p in PAGES]
-    doc = yaml.safe_load((ROOT / "theme" / "data" / "reading-lines.yml").read_text())
+    doc = yaml.safe_load((ROOT / "data" / "reading-lines.yml").read_text())
     assert len(doc["lines"]) == 3 and html.count('class="ldr-metro__track') == 3
     stops = sum(len(line["stops"]) for line in doc["lines"])
     assert html.count('class="ldr-metro__stop"') == stops

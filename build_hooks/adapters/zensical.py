@@ -1,0 +1,411 @@
+"""Zensical: the same site as ``mkdocs build``, without the MkDocs plugin.
+
+Zensical (0.0.73) reads ``mkdocs.yml`` and converts each page with Python-Markdown, but runs
+no MkDocs plugin. What the plugin does, and how it is done here instead:
+
+* Before the build (the plugin's ``on_pre_build`` and ``on_files``): ``mkdocs.yml`` sets
+  ``watch: !!python/object/apply:build_hooks.adapters.zensical.prepare []``. Zensical evaluates
+  it while it loads the config, before it lists ``docs/``: :func:`prepare` runs the stale proofs,
+  writes the downloads into ``docs/`` (:func:`publish`, into folders git ignores) and returns
+  what Zensical must watch (``proofs/``, ``drawings/``, ``data/``, ``pyproject.toml``): any
+  change there re-renders every page, on the next ``zensical build`` and under
+  ``zensical serve`` (which loads the config again first, so :func:`prepare` runs again).
+  Under MkDocs it does nothing and returns ``[]``: the plugin watches those folders itself.
+* Per page (``on_page_markdown``): Zensical makes a new ``Markdown`` for every page, so the ldr
+  extension asks :func:`attach` for the project's one :class:`Session`, which reads the page
+  being rendered from Zensical's rendering context (``zensical.extensions.context``).
+* After the page (``on_page_content``): the depth meter goes to ``page.meta`` and the page's
+  warnings are printed.
+* Errors: ``zensical build`` stops at the first directive error, naming the page and line (and
+  under ``--strict`` at a warning too); ``zensical serve`` shows it on the page, in place, and
+  prints it, because an exception would end the server.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import posixpath
+import sys
+from pathlib import Path
+
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.core.library import Diagnostic, Library
+from build_hooks.core.status import store_diagnostics
+
+WATCH = ("proofs", "drawings", "data", "pyproject.toml")
+"""What the pages are made from, outside docs/ and the theme (which Zensical watches itself)."""
+MANIFEST = Path(".cache") / "ldr" / "zensical-published.json"
+"""The files :func:`publish` wrote into docs/, so that it removes them once they are gone."""
+
+Entry = tuple[str, "Path | bytes"]
+
+
+# -- the host -------------------------------------------------------------------------------
+def running() -> bool:
+    """True inside a Zensical process (its config loader and renderer)."""
+    return "zensical.config" in sys.modules
+
+
+def _cli_args() -> tuple[str | None, dict[str, object]]:
+    """Zensical's command (``build`` or ``serve``) and the options that matter here, from its
+    command line: the renderer runs on a thread of Zensical's runtime, outside click's context."""
+    args = sys.argv[1:]
+    command = args[0] if args and not args[0].startswith("-") else None
+    options: dict[str, object] = {"strict": False, "config_file": None}
+    rest = iter(args[1:] if command else args)
+    for arg in rest:
+        if arg in ("-f", "--config-file"):
+            options["config_file"] = next(rest, None)
+        elif arg.startswith("--config-file="):
+            options["config_file"] = arg.split("=", 1)[1]
+        elif arg in ("-a", "--dev-addr"):
+            next(rest, None)
+        elif arg == "--strict" or (arg.startswith("-") and not arg.startswith("--") and "s" in arg[1:]):
+            options["strict"] = True
+    return command, options
+
+
+def _config_root() -> Path:
+    config_file = _cli_args()[1]["config_file"]
+    return Path(str(config_file)).resolve().parent if config_file else Path.cwd().resolve()
+
+
+def _say(level: str, message: str) -> None:
+    prefix = {"error": "Error: ldr: ", "warning": "Warning: ldr: "}.get(level, "ldr: ")
+    print(prefix + message.replace("\n", "\n  "), file=sys.stderr, flush=True)
+
+
+# -- publishing -----------------------------------------------------------------------------
+def site_files(library: Library) -> list[Entry]:
+    """Every file the site offers beside its pages, as ``(uri, file or bytes)``: the scripts,
+    the helpers a proof imports and the drawings, as the plugin's ``on_files`` publishes them.
+
+    The one place to add more: the notebooks (``build_hooks.core.downloads.for_library``) and the
+    package's own stylesheets and fonts (``build_hooks.core.assets.site_assets``) go here."""
+    root = library.root
+    helpers = {name for proof in library.proofs.values() for name, _ in proof.helpers}
+    out: list[Entry] = []
+    for folder, pattern in (("proofs", "*.py"), ("drawings", "*.excalidraw")):
+        for path in sorted((root / folder).glob(pattern)):
+            if path.name.startswith("_") and not (folder == "proofs" and path.name in helpers):
+                continue
+            out.append((f"{folder}/{path.name}", path))
+    return out
+
+
+def published(root: Path) -> set[str]:
+    """The uris :func:`publish` last wrote into docs/ (the MkDocs plugin leaves them out)."""
+    try:
+        return set(json.loads((Path(root) / MANIFEST).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return set()
+
+
+def publish(root: Path, docs_dir: Path, entries: list[Entry]) -> list[str]:
+    """Write ``entries`` into ``docs_dir`` (where Zensical copies every file it finds into the
+    site) and remove what an earlier call wrote that is no longer listed. A file whose content is
+    already right is not touched, so a warm build writes nothing. Returns the uris written.
+
+    A file this function did not write is never replaced: an error names it and the fix."""
+    root, docs_dir = Path(root), Path(docs_dir)
+    before = published(root)
+    wanted: dict[str, Path | bytes] = dict(entries)
+    written = []
+    for uri, source in sorted(wanted.items()):
+        target = docs_dir / uri
+        content = source if isinstance(source, bytes) else Path(source).read_bytes()
+        if target.exists() and uri not in before:
+            raise LdrError(
+                f"{target.relative_to(root) if target.is_relative_to(root) else target}: the site "
+                f"publishes {uri} from {_origin(root, source)}, and docs/ has its own file there; "
+                "fix: remove or rename the file in docs/ (that folder is generated under Zensical)")
+        if target.is_file() and target.read_bytes() == content:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(f".{target.name}.ldr-tmp")
+        temporary.write_bytes(content)
+        os.replace(temporary, target)
+        written.append(uri)
+    for uri in sorted(before - set(wanted)):
+        target = docs_dir / uri
+        if target.is_file():
+            target.unlink()
+        folder = target.parent
+        while folder != docs_dir and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
+    if set(wanted) != before:
+        manifest = root / MANIFEST
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        manifest.write_text(json.dumps(sorted(wanted), indent=1) + "\n", encoding="utf-8")
+    return written
+
+
+def _origin(root: Path, source: Path | bytes) -> str:
+    if isinstance(source, bytes):
+        return "generated content"
+    path = Path(source)
+    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+
+
+# -- the session: one per project and process ------------------------------------------------
+class Session:
+    def __init__(self, root: Path):
+        from .markdown import LdrState
+
+        self.root = Path(root).resolve()
+        command, options = _cli_args()
+        self.serving = command == "serve"
+        self.strict = bool(options["strict"]) and not self.serving
+        self.library = Library(self.root)
+        self.state = LdrState(self.root, self.library, raise_errors=not self.serving, autorun=True)
+        self.inputs: tuple | None = None  # what begin_build last saw
+        self.said: set[str] = set()
+        atexit.register(self.library.close)  # the proof host ends with Zensical
+
+    # -- before the build ---------------------------------------------------------------
+    def prepare(self, docs_dir: Path) -> None:
+        """The plugin's on_pre_build and on_files: run what is stale, publish the downloads."""
+        self.begin_build()
+        library = self.library
+        library.clean_leftovers()
+        todo = library.plan()
+        if todo:
+            _say("info", f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}")
+
+            def done(proof, result, record):
+                outcome = "ok" if result.ok else result.describe()
+                _say("info", f"{proof.name} on {record.device_class}: {outcome} ({result.wall_s:.2f} s)")
+
+            library.run(on_done=done)
+            self.begin_build()
+        for item in [*library.diagnostics, *store_diagnostics(library)]:
+            self.say(item)
+        library.diagnostics.clear()
+        publish(self.root, docs_dir, site_files(library))
+        self.inputs = self.fingerprint()
+
+    # -- per build and per page -------------------------------------------------------------
+    def fingerprint(self) -> tuple:
+        """Sizes and times of what pages are made from: when it moves, a new build began (under
+        ``zensical serve`` a page edit re-renders that page alone, with no config load)."""
+        seen = []
+        for folder, pattern in (("proofs", "*.py"), ("proofs/_results", "*.json"),
+                                ("drawings", "*"), ("docs", "**/*.md")):
+            for path in sorted((self.root / folder).glob(pattern)):
+                stat = path.stat()
+                seen.append((str(path), stat.st_mtime_ns, stat.st_size))
+        pin = self.root / "pyproject.toml"
+        if pin.is_file():
+            seen.append((str(pin), pin.stat().st_mtime_ns))
+        return tuple(seen)
+
+    def begin_build(self) -> None:
+        self.state.begin_build()
+        self.state.card_urls = card_pages(_docs_dir(self.root), _directory_urls())
+        self.said.clear()
+
+    def begin_page(self, page, lines: list[str]) -> None:
+        inputs = self.fingerprint()
+        if inputs != self.inputs:
+            self.begin_build()
+            self.inputs = inputs
+        state = self.state
+        state.diagnostics = []
+        state.deferred = None  # no post-page step: bulky HTML stays where it is
+        source = page.path.replace(os.sep, "/")
+        # Zensical reads every relative link in a page, raw HTML too, as relative to the page's
+        # source file and rewrites it for the page's URL; so links are made from the source's
+        # folder, as if it were the page's URL ("drift/x.md" -> "drift/"), and Zensical does the rest.
+        folder = posixpath.dirname(source)
+        state.begin_page(source, f"{folder}/" if folder else "",
+                         front_matter_lines(_docs_dir(self.root) / source, lines))
+
+    def end_page(self, html: str, page) -> str:
+        state = self.state
+        floors = self.root / _floors_file()
+        if floors.is_file():
+            from build_hooks.series.pagetheme import decorate_page
+
+            try:
+                html, extra, warnings = decorate_page(html, root=self.root, page_path=state.page or "")
+            except DirectiveError as exc:
+                html, extra, warnings = html, {}, [str(exc)]
+            page.meta.update(extra)
+            state.diagnostics += [Diagnostic("warning", message, page=state.page) for message in warnings]
+        found, state.diagnostics = state.diagnostics, []
+        for item in found:
+            self.say(item)
+        problems = [item.message for item in found if item.level != "info"]
+        if self.strict and problems:
+            raise LdrError("aborted by --strict: " + "; ".join(problems))
+        return html
+
+    def say(self, item: Diagnostic) -> None:
+        if item.message in self.said:
+            return
+        self.said.add(item.message)
+        # Under serve a directive error is on the page; the log says it as a warning.
+        _say("warning" if item.level == "error" else item.level, item.message)
+
+
+_SESSIONS: dict[Path, Session] = {}
+
+
+def session_for(root: Path) -> Session:
+    root = Path(root).resolve()
+    if root not in _SESSIONS:
+        _SESSIONS[root] = Session(root)
+    return _SESSIONS[root]
+
+
+def prepare(root: str | None = None) -> list[str]:
+    """``watch:`` in mkdocs.yml: under Zensical, prepare the build and return what to watch;
+    under MkDocs, ``[]`` (the plugin does both). ``root`` defaults to the config file's folder."""
+    if not running():
+        return []
+    base = _config_root()
+    project = (base / root).resolve() if root else base
+    session = session_for(project)
+    try:
+        session.prepare(project / "docs")
+    except LdrError as exc:
+        if not session.serving:
+            raise
+        _say("warning", str(exc))  # an exception here would end `zensical serve`
+    return [name for name in WATCH if (project / name).exists()]
+
+
+# -- the page, seen from the extension ---------------------------------------------------------
+def attach(md, extension) -> object | None:
+    """Called by the ldr extension for every Markdown instance: under Zensical's renderer,
+    register the page bookkeeping and return the project's shared state; elsewhere ``None``."""
+    context = _rendering_context(md)
+    if context is None:
+        return None
+    from zensical.config import get_config
+
+    root = Path(get_config()["root_dir"]) / str(extension.getConfig("root") or ".")
+    session = session_for(root)
+    end = _PageEnd(md, session, context)
+    md.preprocessors.register(_PageStart(md, session, context), "ldr_zensical_page", 45)
+    md.treeprocessors.register(_TreeDone(md, end), "ldr_zensical_tree_done", -100)
+    md.postprocessors.register(end, "ldr_zensical_page_end", -100)
+    return session.state
+
+
+def _rendering_context(md):
+    module = sys.modules.get("zensical.extensions.context")
+    if module is None:
+        return None
+    return module.ContextPreprocessor.from_markdown(md)
+
+
+class _PageStart(Preprocessor):
+    def __init__(self, md, session: Session, context):
+        super().__init__(md)
+        self.session, self.context = session, context
+
+    def run(self, lines):
+        self.session.begin_page(self.context.page, lines)
+        return lines
+
+
+class _TreeDone(Treeprocessor):
+    """The tree is finished: the next postprocessor pass is over the page itself (the toc
+    extension runs the postprocessors over each heading's text before this)."""
+
+    def __init__(self, md, end: "_PageEnd"):
+        super().__init__(md)
+        self.end = end
+
+    def run(self, root):
+        self.end.armed = True
+        return None
+
+
+class _PageEnd(Postprocessor):
+    def __init__(self, md, session: Session, context):
+        super().__init__(md)
+        self.session, self.context = session, context
+        self.armed = False
+
+    def run(self, text):
+        if not self.armed:
+            return text
+        self.armed = False
+        return self.session.end_page(text, self.context.page)
+
+
+# -- small helpers ------------------------------------------------------------------------------
+def _zensical_config() -> dict:
+    try:
+        from zensical.config import get_config
+
+        return get_config() or {}
+    except Exception:  # noqa: BLE001 - before Zensical has parsed its config (prepare)
+        return {}
+
+
+def _docs_dir(root: Path) -> Path:
+    config = _zensical_config()
+    docs = config.get("docs_dir") or "docs"
+    return (Path(config.get("root_dir") or root) / docs).resolve()
+
+
+def _directory_urls() -> bool:
+    return bool(_zensical_config().get("use_directory_urls", True))
+
+
+def _floors_file() -> Path:
+    from build_hooks.series.pagetheme import FLOORS_FILE
+
+    return FLOORS_FILE
+
+
+def _url(url: str) -> str:
+    return "" if url in ("", "./", ".") else url
+
+
+def page_url(source: str, directory_urls: bool = True) -> str:
+    """A page's URL from its path under docs/, as MkDocs and Zensical both make it."""
+    stem, _, _ = source.rpartition(".")
+    folder, _, name = stem.rpartition("/")
+    prefix = f"{folder}/" if folder else ""
+    if name in ("index", "README"):
+        return prefix
+    return f"{prefix}{name}/" if directory_urls else f"{prefix}{name}.html"
+
+
+def card_pages(docs_dir: Path, directory_urls: bool = True) -> dict[str, list[tuple[str, str]]]:
+    """proof -> [(page source, page URL)] of every page that shows its card (links.py)."""
+    from .markdown import card_names
+
+    cards: dict[str, list[tuple[str, str]]] = {}
+    for path in sorted(Path(docs_dir).rglob("*.md")):
+        source = path.relative_to(docs_dir).as_posix()
+        if any(part.startswith(".") for part in source.split("/")):
+            continue
+        for name in card_names(path.read_text(encoding="utf-8")):
+            cards.setdefault(name, []).append((source, page_url(source, directory_urls)))
+    return cards
+
+
+def front_matter_lines(source: Path, lines: list[str]) -> int:
+    """How many lines Zensical cut off the top of the page (its front matter), so that errors
+    name the line of the file."""
+    try:
+        raw = source.read_text(encoding="utf-8").replace("\r\n", "\n")
+    except OSError:
+        return 0
+    text = "\n".join(lines)
+    if text and raw.endswith(text):
+        return raw[: len(raw) - len(text)].count("\n")
+    start = raw.find(text[:200]) if text else -1
+    return raw[:start].count("\n") if start > 0 else 0
