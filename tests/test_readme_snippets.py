@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -12,8 +13,8 @@ import pytest
 import yaml
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-FENCE = re.compile(r"^(?P<fence>`{3,})(?P<lang>yaml|yml|toml)[ \t]*\n(?P<body>.*?)^(?P=fence)[ \t]*$",
-                   re.MULTILINE | re.DOTALL)
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<lang>yaml|yml|toml)[ \t]*\n(?P<body>.*?)"
+                   r"^(?P=indent)(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
 class ConfigLoader(yaml.SafeLoader):
@@ -53,7 +54,8 @@ ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/object/apply:", _ap
 
 def snippets(text: str) -> list[tuple[int, str, str]]:
     """(line, language, body) of every yaml or toml fence."""
-    return [(text.count("\n", 0, m.start()) + 1, m.group("lang"), m.group("body")) for m in FENCE.finditer(text)]
+    return [(text.count("\n", 0, m.start()) + 1, m.group("lang"), textwrap.dedent(m.group("body")))
+            for m in FENCE.finditer(text)]
 
 
 def parse(lang: str, body: str):
@@ -92,8 +94,9 @@ def test_a_snippet_that_does_not_parse_fails():
 
 
 def test_fences_are_found_with_their_lines():
-    text = "intro\n\n```yaml\na: 1\n```\n\n````toml\nb = 2\n````\n\n```python\nc = 3\n```\n"
-    assert snippets(text) == [(3, "yaml", "a: 1\n"), (7, "toml", "b = 2\n")]
+    text = ("intro\n\n```yaml\na: 1\n```\n\n````toml\nb = 2\n````\n\n```python\nc = 3\n```\n\n"
+            "- in a list:\n\n  ```yaml\n  d:\n    - 4\n  ```\n")
+    assert snippets(text) == [(3, "yaml", "a: 1\n"), (7, "toml", "b = 2\n"), (17, "yaml", "d:\n  - 4\n")]
 
 
 def test_mkdocs_yml_parses_with_the_same_loader():
