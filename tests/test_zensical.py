@@ -29,6 +29,7 @@ pytest.importorskip("zensical")
 from build_hooks.adapters import zensical as zen  # noqa: E402
 from build_hooks.adapters.markdown import FENCES  # noqa: E402
 from build_hooks.core.errors import LdrError  # noqa: E402
+from build_hooks.core.publish import publish, published  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 PIN = next(line for line in (REPO / "pyproject.toml").read_text().splitlines()
@@ -208,13 +209,13 @@ def test_the_same_files_are_published(both_sites):
 
 def test_a_warm_build_leaves_git_clean(both_sites):
     root, zsite, msite, output = both_sites
-    published = zen.published(root)
-    assert "proofs/dispatch_cost.py" in published
+    written = published(root / "docs")
+    assert "proofs/dispatch_cost.py" in written
     # What Zensical wrote into docs/ is ignored by git, in this repository's own .gitignore.
-    names = [f"docs/{uri}" for uri in sorted(published)]
+    names = [f"docs/{uri}" for uri in sorted(written)] + ["docs/.ldr-published.json"]
     ignored = subprocess.run(["git", "check-ignore", "--no-index", *names], cwd=REPO,
                              capture_output=True, text=True, timeout=60).stdout.split()
-    assert sorted(ignored) == names
+    assert sorted(ignored) == sorted(names)
     before = {p: p.stat().st_mtime_ns for p in (root / "docs").rglob("*") if p.is_file()}
     again = run(["zensical", "build"], root)
     assert again.returncode == 0, again.stderr
@@ -306,6 +307,10 @@ def test_a_proof_edit_shows_on_the_next_build(small):
     page = small.html("page")
     assert ">second<" in page and ">first<" not in page
     assert "print('second')" in (small.root / "site" / "proofs" / "word.py").read_text()
+    # --clean empties Zensical's cache (.cache/), not what the downloads' bookkeeping needs.
+    assert small.zensical("--clean").returncode == 0
+    rebuilt = small.zensical()
+    assert rebuilt.returncode == 0, rebuilt.stderr
 
 
 def test_a_directive_error_names_the_page_and_line(small):
@@ -384,14 +389,14 @@ def test_publish_writes_changes_only_and_removes_what_it_wrote(tmp_path):
     docs.mkdir()
     script = tmp_path / "a.py"
     script.write_text("print(1)\n")
-    assert zen.publish(tmp_path, docs, [("proofs/a.py", script), ("proofs/a.ipynb", b"{}")]) == [
+    assert publish(tmp_path, docs, [("proofs/a.py", script), ("proofs/a.ipynb", b"{}")]) == [
         "proofs/a.ipynb", "proofs/a.py"]
     stamp = (docs / "proofs" / "a.py").stat().st_mtime_ns
-    assert zen.publish(tmp_path, docs, [("proofs/a.py", script), ("proofs/a.ipynb", b"{}")]) == []
+    assert publish(tmp_path, docs, [("proofs/a.py", script), ("proofs/a.ipynb", b"{}")]) == []
     assert (docs / "proofs" / "a.py").stat().st_mtime_ns == stamp
-    assert zen.publish(tmp_path, docs, [("drawings/b.excalidraw", b"{}")]) == ["drawings/b.excalidraw"]
+    assert publish(tmp_path, docs, [("drawings/b.excalidraw", b"{}")]) == ["drawings/b.excalidraw"]
     assert not (docs / "proofs").exists()  # emptied folders go too
-    assert zen.published(tmp_path) == {"drawings/b.excalidraw"}
+    assert published(docs) == {"drawings/b.excalidraw"}
 
 
 def test_publish_never_replaces_an_authors_file(tmp_path):
@@ -399,8 +404,13 @@ def test_publish_never_replaces_an_authors_file(tmp_path):
     (docs / "proofs").mkdir(parents=True)
     (docs / "proofs" / "a.py").write_text("mine\n")
     with pytest.raises(LdrError, match=r"docs/proofs/a.py: .* fix: remove or rename"):
-        zen.publish(tmp_path, docs, [("proofs/a.py", b"theirs\n")])
+        publish(tmp_path, docs, [("proofs/a.py", b"theirs\n")])
     assert (docs / "proofs" / "a.py").read_text() == "mine\n"
+    # The same content is taken over (its bookkeeping was lost), and then removed when unlisted.
+    assert publish(tmp_path, docs, [("proofs/a.py", b"mine\n")]) == []
+    assert published(docs) == {"proofs/a.py"}
+    publish(tmp_path, docs, [])
+    assert not (docs / "proofs").exists()
 
 
 def test_prepare_does_nothing_under_mkdocs():

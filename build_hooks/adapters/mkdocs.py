@@ -42,7 +42,7 @@ from build_hooks.core.errors import LdrError
 from build_hooks.core.library import Library
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
-from .zensical import published
+from build_hooks.core.publish import published
 
 log = get_plugin_logger("ldr")
 ANCHOR = re.compile(r'\sid="([^"]+)"')
@@ -130,7 +130,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
 
     def on_files(self, files, config):
         root = self.library.root
-        mirrored = published(root)  # what a Zensical build wrote into docs/ (zensical.publish)
+        mirrored = published(Path(config.docs_dir))  # what a Zensical build wrote into docs/
         for file in list(files):
             if file.src_uri in mirrored:
                 files.remove(file)

@@ -6,7 +6,7 @@ no MkDocs plugin. What the plugin does, and how it is done here instead:
 * Before the build (the plugin's ``on_pre_build`` and ``on_files``): ``mkdocs.yml`` sets
   ``watch: !!python/object/apply:build_hooks.adapters.zensical.prepare []``. Zensical evaluates
   it while it loads the config, before it lists ``docs/``: :func:`prepare` runs the stale proofs,
-  writes the downloads into ``docs/`` (:func:`publish`, into folders git ignores) and returns
+  writes the downloads into ``docs/`` (``core/publish.py``, into folders git ignores) and returns
   what Zensical must watch (``proofs/``, ``drawings/``, ``data/``, ``pyproject.toml``): any
   change there re-renders every page, on the next ``zensical build`` and under
   ``zensical serve`` (which loads the config again first, so :func:`prepare` runs again).
@@ -24,7 +24,6 @@ no MkDocs plugin. What the plugin does, and how it is done here instead:
 from __future__ import annotations
 
 import atexit
-import json
 import os
 import posixpath
 import sys
@@ -36,16 +35,11 @@ from markdown.treeprocessors import Treeprocessor
 
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.library import Diagnostic, Library
+from build_hooks.core.publish import Entry, publish
 from build_hooks.core.status import store_diagnostics
 
 WATCH = ("proofs", "drawings", "data", "pyproject.toml")
 """What the pages are made from, outside docs/ and the theme (which Zensical watches itself)."""
-MANIFEST = Path(".cache") / "ldr" / "zensical-published.json"
-"""The files :func:`publish` wrote into docs/, so that it removes them once they are gone."""
-
-Entry = tuple[str, "Path | bytes"]
-
-
 # -- the host -------------------------------------------------------------------------------
 def running() -> bool:
     """True inside a Zensical process (its config loader and renderer)."""
@@ -99,61 +93,6 @@ def site_files(library: Library) -> list[Entry]:
     return out
 
 
-def published(root: Path) -> set[str]:
-    """The uris :func:`publish` last wrote into docs/ (the MkDocs plugin leaves them out)."""
-    try:
-        return set(json.loads((Path(root) / MANIFEST).read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
-        return set()
-
-
-def publish(root: Path, docs_dir: Path, entries: list[Entry]) -> list[str]:
-    """Write ``entries`` into ``docs_dir`` (where Zensical copies every file it finds into the
-    site) and remove what an earlier call wrote that is no longer listed. A file whose content is
-    already right is not touched, so a warm build writes nothing. Returns the uris written.
-
-    A file this function did not write is never replaced: an error names it and the fix."""
-    root, docs_dir = Path(root), Path(docs_dir)
-    before = published(root)
-    wanted: dict[str, Path | bytes] = dict(entries)
-    written = []
-    for uri, source in sorted(wanted.items()):
-        target = docs_dir / uri
-        content = source if isinstance(source, bytes) else Path(source).read_bytes()
-        if target.exists() and uri not in before:
-            raise LdrError(
-                f"{target.relative_to(root) if target.is_relative_to(root) else target}: the site "
-                f"publishes {uri} from {_origin(root, source)}, and docs/ has its own file there; "
-                "fix: remove or rename the file in docs/ (that folder is generated under Zensical)")
-        if target.is_file() and target.read_bytes() == content:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.ldr-tmp")
-        temporary.write_bytes(content)
-        os.replace(temporary, target)
-        written.append(uri)
-    for uri in sorted(before - set(wanted)):
-        target = docs_dir / uri
-        if target.is_file():
-            target.unlink()
-        folder = target.parent
-        while folder != docs_dir and folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-            folder = folder.parent
-    if set(wanted) != before:
-        manifest = root / MANIFEST
-        manifest.parent.mkdir(parents=True, exist_ok=True)
-        manifest.write_text(json.dumps(sorted(wanted), indent=1) + "\n", encoding="utf-8")
-    return written
-
-
-def _origin(root: Path, source: Path | bytes) -> str:
-    if isinstance(source, bytes):
-        return "generated content"
-    path = Path(source)
-    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-
-
 # -- the session: one per project and process ------------------------------------------------
 class Session:
     def __init__(self, root: Path):
@@ -164,7 +103,9 @@ class Session:
         self.serving = command == "serve"
         self.strict = bool(options["strict"]) and not self.serving
         self.library = Library(self.root)
+        # Until prepare() runs, a stale proof runs when a page first quotes it (no `watch:` call).
         self.state = LdrState(self.root, self.library, raise_errors=not self.serving, autorun=True)
+        self.prepared = False
         self.inputs: tuple | None = None  # what begin_build last saw
         self.said: set[str] = set()
         atexit.register(self.library.close)  # the proof host ends with Zensical
@@ -188,17 +129,26 @@ class Session:
         for item in [*library.diagnostics, *store_diagnostics(library)]:
             self.say(item)
         library.diagnostics.clear()
-        publish(self.root, docs_dir, site_files(library))
+        self.publish(docs_dir)
         self.inputs = self.fingerprint()
+        self.prepared, self.state.autorun = True, False
+
+    def publish(self, docs_dir: Path) -> None:
+        try:
+            publish(self.root, docs_dir, site_files(self.library))
+        except LdrError as exc:
+            if not self.serving:
+                raise
+            _say("warning", str(exc))  # an exception would end `zensical serve`
 
     # -- per build and per page -------------------------------------------------------------
     def fingerprint(self) -> tuple:
         """Sizes and times of what pages are made from: when it moves, a new build began (under
         ``zensical serve`` a page edit re-renders that page alone, with no config load)."""
         seen = []
-        for folder, pattern in (("proofs", "*.py"), ("proofs/_results", "*.json"),
-                                ("drawings", "*"), ("docs", "**/*.md")):
-            for path in sorted((self.root / folder).glob(pattern)):
+        for folder, pattern in ((self.root / "proofs", "*.py"), (self.root / "proofs" / "_results", "*.json"),
+                                (self.root / "drawings", "*"), (_docs_dir(self.root), "**/*.md")):
+            for path in sorted(folder.glob(pattern)):
                 stat = path.stat()
                 seen.append((str(path), stat.st_mtime_ns, stat.st_size))
         pin = self.root / "pyproject.toml"
@@ -216,6 +166,12 @@ class Session:
         if inputs != self.inputs:
             self.begin_build()
             self.inputs = inputs
+        if not self.prepared:  # the config has no `watch:` call: publish for the next build
+            self.prepared = True
+            self.publish(_docs_dir(self.root))
+            _say("warning", "the downloads are published for the next build only: set `watch: "
+                 "!!python/object/apply:build_hooks.adapters.zensical.prepare []` in mkdocs.yml "
+                 "(README, Zensical)")
         state = self.state
         state.diagnostics = []
         state.deferred = None  # no post-page step: bulky HTML stays where it is

@@ -1,0 +1,77 @@
+"""Publishing files into a folder a site generator copies as it is (Zensical's docs/).
+
+:func:`publish` takes ``(uri, file or bytes)`` pairs, the shape of every file list the site has
+(downloads, the package's assets), writes each one at ``<folder>/<uri>`` when its content
+differs, and removes what it wrote before that is no longer listed. Its bookkeeping is a dot
+file in that folder (:data:`MANIFEST`), which no generator publishes. Knows nothing of MkDocs
+or Zensical.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .errors import LdrError
+
+Entry = tuple[str, "Path | bytes"]
+MANIFEST = ".ldr-published.json"
+"""In docs/: the files :func:`publish` wrote there, so that it removes them once they are gone.
+Not in .cache/, which ``zensical build --clean`` empties; a dot file neither generator publishes."""
+
+
+def published(docs_dir: Path) -> set[str]:
+    """The uris :func:`publish` last wrote into docs/ (the MkDocs plugin leaves them out)."""
+    try:
+        return set(json.loads((Path(docs_dir) / MANIFEST).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return set()
+
+
+def publish(root: Path, docs_dir: Path, entries: list[Entry]) -> list[str]:
+    """Write ``entries`` into ``docs_dir`` (where Zensical copies every file it finds into the
+    site) and remove what an earlier call wrote that is no longer listed. A file whose content is
+    already right is not touched, so a warm build writes nothing. Returns the uris written.
+
+    A file this function did not write is never replaced (unless it already holds the right
+    content): an error names it and the fix."""
+    root, docs_dir = Path(root), Path(docs_dir)
+    before = published(docs_dir)
+    wanted: dict[str, Path | bytes] = dict(entries)
+    written = []
+    for uri, source in sorted(wanted.items()):
+        target = docs_dir / uri
+        content = source if isinstance(source, bytes) else Path(source).read_bytes()
+        same = target.is_file() and target.read_bytes() == content
+        if target.exists() and uri not in before and not same:
+            raise LdrError(
+                f"{target.relative_to(root) if target.is_relative_to(root) else target}: the site "
+                f"publishes {uri} from {_origin(root, source)}, and docs/ has its own file there; "
+                "fix: remove or rename the file in docs/ (that folder is generated under Zensical)")
+        if same:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(f".{target.name}.ldr-tmp")
+        temporary.write_bytes(content)
+        os.replace(temporary, target)
+        written.append(uri)
+    for uri in sorted(before - set(wanted)):
+        target = docs_dir / uri
+        if target.is_file():
+            target.unlink()
+        folder = target.parent
+        while folder != docs_dir and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
+    if set(wanted) != before:
+        manifest = docs_dir / MANIFEST
+        manifest.write_text(json.dumps(sorted(wanted), indent=1) + "\n", encoding="utf-8")
+    return written
+
+
+def _origin(root: Path, source: Path | bytes) -> str:
+    if isinstance(source, bytes):
+        return "generated content"
+    path = Path(source)
+    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
