@@ -47,7 +47,7 @@ def build_project_site(out: Path, with_docs: bool = True, site_url: str = "http:
     """
     root = out / "root"
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("proofs", "theme", "drawings", "build_hooks", "pyproject.toml"):
+    for name in ("proofs", "theme", "data", "drawings", "build_hooks", "pyproject.toml"):
         if (ROOT / name).exists() and not (root / name).exists():
             (root / name).symlink_to(ROOT / name)
     docs = root / "docs"
@@ -64,6 +64,11 @@ def build_project_site(out: Path, with_docs: bool = True, site_url: str = "http:
             item = {"ldr": options}
         plugins.append(item)
     config.update(plugins=plugins, docs_dir="docs", site_dir=str(out / "site"), strict=False)
+    # The `watch:` call and the ldr fences are listed for Zensical; the plugin brings its own.
+    config.pop("watch", None)
+    config["markdown_extensions"] = [
+        "pymdownx.superfences" if isinstance(item, dict) and "pymdownx.superfences" in item else item
+        for item in config.get("markdown_extensions") or []]
     config.pop("nav", None)  # the fixture pages join whatever the project has
     # mkdocs-material's instant navigation reads sitemap.xml and keeps the port of site_url:
     # serve on the port the site was built for.
