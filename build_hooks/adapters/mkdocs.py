@@ -14,6 +14,10 @@
 * on_serve: watch proofs/ and drawings/ so that saving one rebuilds;
 * on_shutdown: stop the background scheduler and the proof host (a running proof is killed).
 
+mkdocs.yml also lists the extension and the fences for Zensical (zensical.py): on_config drops
+the listed extension, which this plugin's own instance replaces, and on_files drops the files a
+Zensical build wrote into docs/ (core/publish.py), so that MkDocs publishes its own.
+
 Rebuilding after a background run: the record lands in proofs/_results, which is deliberately
 not watched. MkDocs 1.6's LiveReloadServer has no public "rebuild now" call; its watch callback
 only sets ``_want_rebuild`` under ``_rebuild_cond`` and notifies, and the build loop takes it

@@ -221,18 +221,18 @@ def session_for(root: Path) -> Session:
     return _SESSIONS[root]
 
 
-def prepare(root: str | None = None) -> list[str]:
+def prepare(root: str | None = None, docs_dir: str = "docs") -> list[str]:
     """``watch:`` in mkdocs.yml: under Zensical, prepare the build and return what to watch;
-    under MkDocs, ``[]`` (the plugin does both). ``root`` defaults to the config file's folder."""
+    under MkDocs, ``[]`` (the plugin does both). ``root`` defaults to the config file's folder;
+    give ``docs_dir`` (``{kwds: {docs_dir: ...}}``) when the config's is not ``docs``."""
     if not running():
         return []
     base = _config_root()
     project = (base / root).resolve() if root else base
-    session = session_for(project)
     try:
-        session.prepare(project / "docs")
+        session_for(project).prepare(project / docs_dir)
     except LdrError as exc:
-        if not session.serving:
+        if _cli_args()[0] != "serve":
             raise
         _say("warning", str(exc))  # an exception here would end `zensical serve`
     return [name for name in WATCH if (project / name).exists()]
