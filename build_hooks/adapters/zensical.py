@@ -40,6 +40,8 @@ from build_hooks.core.status import store_diagnostics
 
 WATCH = ("proofs", "drawings", "data", "pyproject.toml")
 """What the pages are made from, outside docs/ and the theme (which Zensical watches itself)."""
+
+
 # -- the host -------------------------------------------------------------------------------
 def running() -> bool:
     """True inside a Zensical process (its config loader and renderer)."""
@@ -95,6 +97,8 @@ def site_files(library: Library) -> list[Entry]:
 
 # -- the session: one per project and process ------------------------------------------------
 class Session:
+    """What the plugin keeps across a build: the library, the extension's state, what was said."""
+
     def __init__(self, root: Path):
         from .markdown import LdrState
 
