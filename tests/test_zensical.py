@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import signal
 import socket
 import subprocess
@@ -184,6 +185,25 @@ def test_downloads_are_published_and_resolve(both_sites):
 # Zensical publishes every file of theme/ but templates; the drawing fonts' notes leave theme/
 # with the fonts (into the package, build_hooks/assets/), and then this set is empty.
 PENDING = {"drawing/fonts/README.md"} if (REPO / "theme" / "drawing" / "fonts" / "README.md").is_file() else set()
+
+
+def test_pages_load_the_same_stylesheets_and_scripts(both_sites):
+    root, zsite, msite, _ = both_sites
+    own = ("assets/stylesheets/", "assets/javascripts/")  # each generator's theme brings its own
+
+    def loaded(site: Path, page: Path) -> list[str]:
+        text = (site / page).read_text(encoding="utf-8")
+        found = re.findall(r'<link rel="stylesheet" href="([^"]+)"|<script src="([^"]+)"', text)
+        links = [a or b for a, b in found]
+        for link in links:
+            assert resolves(site, site / page, link), f"{site.name}/{page}: {link} is not in the site"
+        here = page.parent.as_posix()  # "./assets/x.css" and "assets/x.css" name the same file
+        return [posixpath.normpath(posixpath.join(here, link)) for link in links
+                if not any(part in link for part in own)]
+
+    for page in sorted(p.relative_to(msite) for p in msite.rglob("index.html")):
+        assert loaded(zsite, page) == loaded(msite, page), page
+    assert "assets/ldr.css" in loaded(zsite, Path("part-00-the-map/index.html"))
 
 
 def test_no_theme_data_or_notes_in_either_site(both_sites):
