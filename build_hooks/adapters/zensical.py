@@ -162,7 +162,9 @@ class Session:
 
     def begin_build(self) -> None:
         self.state.begin_build()
-        self.state.card_urls = card_pages(_docs_dir(self.root), _directory_urls())
+        pages = site_pages(_docs_dir(self.root), _directory_urls())
+        self.state.card_urls = card_pages(pages)
+        self.state.site_pages = pages  # as the plugin sets them (the proofs index reads them)
         self.said.clear()
 
     def begin_page(self, page, lines: list[str]) -> None:
@@ -343,17 +345,24 @@ def page_url(source: str, directory_urls: bool = True) -> str:
     return f"{prefix}{name}/" if directory_urls else f"{prefix}{name}.html"
 
 
-def card_pages(docs_dir: Path, directory_urls: bool = True) -> dict[str, list[tuple[str, str]]]:
+def site_pages(docs_dir: Path, directory_urls: bool = True) -> list[tuple[str, str, str]]:
+    """(source under docs/, URL, Markdown) of every page, as the plugin's on_files lists them."""
+    pages = []
+    for path in sorted(Path(docs_dir).rglob("*.md")):
+        source = path.relative_to(docs_dir).as_posix()
+        if not any(part.startswith(".") for part in source.split("/")):
+            pages.append((source, page_url(source, directory_urls), path.read_text(encoding="utf-8")))
+    return pages
+
+
+def card_pages(pages: list[tuple[str, str, str]]) -> dict[str, list[tuple[str, str]]]:
     """proof -> [(page source, page URL)] of every page that shows its card (links.py)."""
     from .markdown import card_names
 
     cards: dict[str, list[tuple[str, str]]] = {}
-    for path in sorted(Path(docs_dir).rglob("*.md")):
-        source = path.relative_to(docs_dir).as_posix()
-        if any(part.startswith(".") for part in source.split("/")):
-            continue
-        for name in card_names(path.read_text(encoding="utf-8")):
-            cards.setdefault(name, []).append((source, page_url(source, directory_urls)))
+    for source, url, text in pages:
+        for name in card_names(text):
+            cards.setdefault(name, []).append((source, url))
     return cards
 
 
