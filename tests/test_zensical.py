@@ -335,11 +335,14 @@ def test_a_proof_edit_shows_on_the_next_build(small):
 
 def test_a_directive_error_names_the_page_and_line(small):
     small.proof("word", "first")
-    small.write("docs/index.md", "---\ntitle: Home\n---\n# Home\n\n```proof-output\nproof: word\ngerp: x\n```\n")
+    small.write("docs/index.md", "---\ntitle: Home\n---\n# Home\n\n```proof-output\nproof: word\ngerp: x\n```\n"
+                                 "\nThe word is {{ word.WROD }}.\n")
     built = small.zensical()
     assert built.returncode != 0
-    assert "docs/index.md:6" in built.stdout + built.stderr
-    assert "did you mean grep" in built.stdout + built.stderr
+    output = built.stdout + built.stderr
+    # Every error of the page, each with its line in the file (front matter counted).
+    assert "docs/index.md:6" in output and "did you mean grep" in output
+    assert "docs/index.md:11" in output and "no data key 'WROD'" in output
 
 
 def test_strict_fails_on_a_claim_that_does_not_hold(small):

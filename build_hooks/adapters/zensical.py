@@ -16,9 +16,9 @@ no MkDocs plugin. What the plugin does, and how it is done here instead:
   being rendered from Zensical's rendering context (``zensical.extensions.context``).
 * After the page (``on_page_content``): the depth meter goes to ``page.meta`` and the page's
   warnings are printed.
-* Errors: ``zensical build`` stops at the first directive error, naming the page and line (and
-  under ``--strict`` at a warning too); ``zensical serve`` shows it on the page, in place, and
-  prints it, because an exception would end the server.
+* Errors: ``zensical build`` stops at the first page with a directive error, naming each one
+  with its line (and under ``--strict`` at a warning too); ``zensical serve`` shows it on the
+  page, in place, and prints it, because an exception would end the server.
 """
 
 from __future__ import annotations
@@ -107,8 +107,9 @@ class Session:
         self.serving = command == "serve"
         self.strict = bool(options["strict"]) and not self.serving
         self.library = Library(self.root)
+        # Errors are collected, as under the plugin: end_page() raises them when building.
         # Until prepare() runs, a stale proof runs when a page first quotes it (no `watch:` call).
-        self.state = LdrState(self.root, self.library, raise_errors=not self.serving, autorun=True)
+        self.state = LdrState(self.root, self.library, raise_errors=False, autorun=True)
         self.prepared = False
         self.inputs: tuple | None = None  # what begin_build last saw
         self.said: set[str] = set()
@@ -202,11 +203,14 @@ class Session:
             page.meta.update(extra)
             state.diagnostics += [Diagnostic("warning", message, page=state.page) for message in warnings]
         found, state.diagnostics = state.diagnostics, []
+        errors = [item.message for item in found if item.level == "error"]
+        if errors and not self.serving:  # the build stops here, as `mkdocs build` does
+            raise LdrError("\n".join(errors))
         for item in found:
             self.say(item)
-        problems = [item.message for item in found if item.level != "info"]
-        if self.strict and problems:
-            raise LdrError("aborted by --strict: " + "; ".join(problems))
+        warnings = [item.message for item in found if item.level == "warning"]
+        if self.strict and warnings:
+            raise LdrError("aborted by --strict:\n" + "\n".join(warnings))
         return html
 
     def say(self, item: Diagnostic) -> None:
