@@ -205,6 +205,8 @@ class Session:
         found, state.diagnostics = state.diagnostics, []
         errors = [item.message for item in found if item.level == "error"]
         if errors and not self.serving:  # the build stops here, as `mkdocs build` does
+            for message in errors:  # plainly, before Zensical's traceback
+                _say("error", message)
             raise LdrError("\n".join(errors))
         for item in found:
             self.say(item)
