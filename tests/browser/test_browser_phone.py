@@ -188,6 +188,34 @@ def test_meter_and_table_of_contents_agree_down_part_0(project_site, open_page, 
     watch.check()
 
 
+def test_without_a_table_of_contents_the_meter_applies_the_same_rule(project_site, open_page):
+    """A page whose table of contents is not there (hidden, or another theme's): the meter finds
+    the section itself and lights what the contents would have marked."""
+    positions, expected = [], []
+    page, _ = open_page(project_site.url(PART0))
+    height = page.evaluate("() => document.documentElement.scrollHeight - innerHeight")
+    # near every heading (where the two rules could part) and a stride through the rest
+    tops = page.evaluate("() => Array.from(document.querySelectorAll('.md-content h2[id], .md-content h3[id]'))"
+                         ".map(h => Math.round(h.getBoundingClientRect().top + scrollY))")
+    near = [t - d for t in tops for d in (40, 60, 80) if 0 <= t - d <= height]
+    for y in sorted(set(near + list(range(0, height, 1400)) + [height])):
+        page.evaluate("y => window.scrollTo(0, y)", y)
+        settle(page)
+        positions.append(y)
+        expected.append(page.evaluate(EXPECTED_FLOOR)[1])
+    assert None in expected and len(set(expected)) >= 6
+    page.context.route("**/" + PART0, lambda route: route.fulfill(
+        response=(r := route.fetch()), body=r.text().replace('data-md-component="toc"', "")))
+    page.goto(project_site.url(PART0), wait_until="load")
+    page.wait_for_function("() => !!document.querySelector('[data-ldr-meter][data-ldr-ready]')")
+    assert page.locator("[data-md-component=toc]").count() == 0
+    for y, floor in zip(positions, expected):
+        page.evaluate("y => window.scrollTo(0, y)", y)
+        settle(page)
+        count, lit, _ = page.evaluate(METER_FLOOR)
+        assert (lit if count else None) == floor, f"at {y}px"
+
+
 def test_floorless_sections_and_subsections(project_site, open_page):
     page, watch = open_page(project_site.url(PART0))
     cases = [("the-territory", None), ("twelve-ideas", None), ("try-it-yourself", None),

@@ -24,14 +24,17 @@
   }
 
   /* mkdocs-material's rule when there is no table of contents to ask: the last heading that has
-     passed under the header, or the last one of all at the bottom of the page */
+     passed the header (its height plus most of the gap above the content), or the last one of
+     all at the bottom of the page */
   function passedHeading() {
     var header = document.querySelector(".md-header");
-    var line = (header ? header.getBoundingClientRect().bottom : 0) + 1;
+    var main = document.querySelector('[data-md-component="main"]');
+    var grid = main && main.firstElementChild;
+    var line = (header ? header.offsetHeight : 0) + (grid ? 0.8 * (grid.offsetTop - main.offsetTop) : 0);
     var bottom = window.innerHeight + window.scrollY >= Math.floor(document.body.scrollHeight);
     var found = -1;
     for (var i = 0; i < state.headings.length; i++) {
-      if (!bottom && state.headings[i].getBoundingClientRect().top > line) break;
+      if (!bottom && state.headings[i].getBoundingClientRect().top >= line) break;
       found = i;
     }
     return found;

@@ -98,6 +98,8 @@
   }
 
   ldr.onPage(function () {
+    // a page swapped in (back button, instant navigation) while a drawing was open closes it
+    if (view.dialog && view.dialog.open) view.dialog.close();
     ldr.all(document, FIGURES).forEach(function (figure) {
       if (!figure.hasAttribute("data-ldr-ready")) mount(figure);
     });
