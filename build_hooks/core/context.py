@@ -41,6 +41,8 @@ class Context:
     lookup: Callable[[str], dict[str, ProofData]] | None = None
     """Proof name -> {device_class: ProofData}; raises DirectiveError for an unknown proof."""
     extra: dict = field(default_factory=dict)
+    drawings: Path | None = None
+    """The folder figures read scenes from (default: ``root/drawings``; the drawings_dir option)."""
 
     def records(self, name: str) -> dict[str, ProofData]:
         """Every recorded device class of a proof (at least one entry)."""
