@@ -208,6 +208,15 @@ def test_folders_and_the_pin_come_from_the_plugin_options(site, tmp_path):
     assert (root / "site" / "drawings" / "box.excalidraw").is_file()
     assert "tensor has 6 letters" in (root / "site" / "index.html").read_text()
     assert not (root / "src" / "proofs" / "_results").exists()
+    # `ldr` run in the site reads the same options from mkdocs.yml.
+    status = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "status", "--json"], cwd=root / "docs",
+                            capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])))
+    assert status.returncode == 0, status.stderr
+    report = json.loads(status.stdout)
+    assert report["pin"] == PIN and [p["name"] for p in report["proofs"]] == ["hello"]
+    assert report["proofs"][0]["state"] == "fresh", report["proofs"][0]
+    assert report["proofs"][0]["records"][0]["path"].startswith("records/")
 
 
 def test_no_pin_anywhere_names_every_place_it_looked(tmp_path):

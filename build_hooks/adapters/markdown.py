@@ -144,7 +144,7 @@ class LdrState:
         return self.links().source(name)
 
     def context(self) -> Context:
-        return Context(root=self.root, page=self.page, base_url=self.base_url(), drawings=self.layout.drawings,
+        return Context(root=self.root, page=self.page, base_url=self.base_url(), layout=self.layout,
                        lookup=self.records, extra={"card_href": self.card_href, "report": self.report})
 
     def report(self, level: str, message: str, needle: str, fence: str | None = None) -> None:

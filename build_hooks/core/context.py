@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .errors import DirectiveError
+
+if TYPE_CHECKING:
+    from .layout import Layout
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,14 @@ class Context:
     lookup: Callable[[str], dict[str, ProofData]] | None = None
     """Proof name -> {device_class: ProofData}; raises DirectiveError for an unknown proof."""
     extra: dict = field(default_factory=dict)
-    drawings: Path | None = None
-    """The folder figures read scenes from (default: ``root/drawings``; the drawings_dir option)."""
+    layout: "Layout | None" = None
+    """Where proofs, records and drawings live (default: ``Layout.at(root)``; see layout.py)."""
+
+    @property
+    def folders(self) -> "Layout":
+        from .layout import Layout
+
+        return self.layout if self.layout is not None else Layout.at(self.root)
 
     def records(self, name: str) -> dict[str, ProofData]:
         """Every recorded device class of a proof (at least one entry)."""

@@ -35,6 +35,12 @@ class Layout:
         results = _folder(root, results_dir, "results_dir") if results_dir else proofs / RESULTS_DIR
         return cls(root, proofs, drawings, results, torch)
 
+    def store(self):
+        """The result store these folders name."""
+        from .store import Store
+
+        return Store(self.proofs, self.results)
+
     def shown(self, path: Path) -> str:
         """A path as messages print it: relative to the project when it lies inside it."""
         try:
