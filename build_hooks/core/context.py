@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from .errors import DirectiveError
-
-if TYPE_CHECKING:
-    from .layout import Layout
+from .layout import Layout
 
 
 @dataclass(frozen=True)
@@ -44,13 +42,11 @@ class Context:
     lookup: Callable[[str], dict[str, ProofData]] | None = None
     """Proof name -> {device_class: ProofData}; raises DirectiveError for an unknown proof."""
     extra: dict = field(default_factory=dict)
-    layout: "Layout | None" = None
+    layout: Layout | None = None
     """Where proofs, records and drawings live (default: ``Layout.at(root)``; see layout.py)."""
 
     @property
-    def folders(self) -> "Layout":
-        from .layout import Layout
-
+    def folders(self) -> Layout:
         return self.layout if self.layout is not None else Layout.at(self.root)
 
     def records(self, name: str) -> dict[str, ProofData]:
