@@ -97,7 +97,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             self.library = Library(root, self.config.python, mode, self.config.jobs, layout=self.layout)
             self.assets = assets.site_assets()
         except LdrError as exc:
-            raise PluginError(f"plugin ldr: {exc}") from exc
+            raise PluginError(str(exc)) from exc
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
         # The package's stylesheets come first, so that the site's own extra_css overrides them.
         sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
