@@ -43,8 +43,8 @@ def plugin_options(path: Path) -> dict:
     entries = plugins.items() if isinstance(plugins, dict) else (
         (next(iter(p.items())) if isinstance(p, dict) and len(p) == 1 else (p, None)) for p in plugins or [])
     for name, options in entries:
-        if name == "ldr":
-            return {k: v for k, v in (options or {}).items() if k in OPTIONS}
+        if name == "ldr":  # the plugin checks its options' types in every build; take only these
+            return {k: v for k, v in options.items() if k in OPTIONS} if isinstance(options, dict) else {}
     return {}
 
 
