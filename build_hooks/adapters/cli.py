@@ -11,15 +11,16 @@ from pathlib import Path
 from build_hooks.core.errors import LdrError
 from build_hooks.core.library import Library
 from build_hooks.core.status import status_report, unmeasured_reason
+from .siteconfig import layout_for, site_config
 
 
 
 def find_root(start: Path) -> Path:
     for folder in [start, *start.parents]:
-        if (folder / "pyproject.toml").is_file() and (folder / "proofs").is_dir():
+        if site_config(folder) or ((folder / "pyproject.toml").is_file() and (folder / "proofs").is_dir()):
             return folder
-    raise LdrError(f"no project found from {start}: expected pyproject.toml and proofs/ in a parent "
-                   "folder; run ldr inside the project or pass --root")
+    raise LdrError(f"no project found from {start}: expected mkdocs.yml (or pyproject.toml and proofs/) "
+                   "in a parent folder; run ldr inside the project or pass --root")
 
 
 def escape(text: str) -> str:
@@ -294,17 +295,17 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, on_term) if main_thread else None
     try:
         root = (args.root or find_root(Path.cwd())).resolve()
+        layout = layout_for(root)  # the plugin's folder and pin options in mkdocs.yml
         store = None
         if getattr(args, "any_torch", False) and not args.shard:
             raise LdrError("--any-torch records under another torch than the pin, so only into a shard: "
                            "add --shard DIR (and bring it home with `ldr merge DIR`)")
         if getattr(args, "shard", None):
             from build_hooks.core.shards import ShardStore
-            from build_hooks.core.store import Store
 
-            store = ShardStore(args.shard.resolve(), Store(root / "proofs"), any_torch=args.any_torch)
+            store = ShardStore(args.shard.resolve(), layout.store(), any_torch=args.any_torch)
         library = Library(root, python=getattr(args, "python", None), slots=getattr(args, "jobs", None),
-                          store=store)
+                          store=store, layout=layout)
         try:
             return {"run": cmd_run, "status": cmd_status, "check": cmd_check, "diff": cmd_diff,
                     "drift": cmd_drift, "merge": cmd_merge}[args.command](args, library)

@@ -1,12 +1,14 @@
 """The MkDocs plugin: wires build events to the core and nothing more.
 
 * on_startup: note whether this is ``mkdocs serve``;
-* on_config: register the fences with superfences and the ``ldr`` Markdown extension;
+* on_config: register the fences with superfences and the ``ldr`` Markdown extension; link the
+  package's own stylesheets (cards, excerpts, values, figures: core/assets.py) on every page;
 * on_pre_build: run the proofs whose records are missing or stale; under ``mkdocs serve``
   hand them to a background scheduler instead (background.py), so that no request waits on
   a proof: pages show the last record marked "re-running" (or a "running now" card), and each
   record written triggers a rebuild;
-* on_files: publish ``proofs/*.py`` and ``drawings/*.excalidraw`` at stable URLs;
+* on_files: publish ``proofs/*.py`` and ``drawings/*.excalidraw`` at stable URLs (whatever the
+  ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
 * on_page_markdown / on_page_content: tell the extension which page it renders, then report
   what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
   on the page and logged as warnings, so that the server keeps answering; proof failures are
@@ -37,9 +39,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
 
+from build_hooks.core import assets
 from build_hooks.core.background import Scheduler
 from build_hooks.core.defer import restore
 from build_hooks.core.errors import LdrError
+from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
@@ -58,6 +62,14 @@ class LdrConfig(Config):
     """Run missing or stale proofs during the build (off: only use the records)."""
     background = c.Type(bool, default=True)
     """Under `mkdocs serve`, run them in the background instead of inside the build."""
+    proofs_dir = c.Type(str, default="proofs")
+    """The proof scripts' folder, relative to mkdocs.yml (published at proofs/ whatever its name)."""
+    drawings_dir = c.Type(str, default="drawings")
+    """The Excalidraw scenes' folder, relative to mkdocs.yml (published at drawings/)."""
+    results_dir = c.Optional(c.Type(str))
+    """The result store (default: <proofs_dir>/_results)."""
+    torch = c.Optional(c.Type((str, int, float)))
+    """The torch pin, e.g. "2.14.1" (default: pyproject.toml, then requirements.txt: see core/pin.py)."""
 
 
 class LdrPlugin(BasePlugin[LdrConfig]):
@@ -80,10 +92,18 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         root = Path(config.config_file_path or ".").resolve().parent
         mode = None if self.config.mode == "auto" else self.config.mode
         try:
-            self.library = Library(root, self.config.python, mode, self.config.jobs)
+            self.layout = Layout.at(root, self.config.proofs_dir, self.config.drawings_dir,
+                                    self.config.results_dir, self.config.torch)
+            self.library = Library(root, self.config.python, mode, self.config.jobs, layout=self.layout)
+            self.assets = assets.site_assets()
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
+        # The package's stylesheets come first, so that the site's own extra_css overrides them.
+        sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
+        config.extra_css[:0] = sheets
+        scripts = {str(item) for item in config.extra_javascript}
+        config.extra_javascript.extend(uri for uri in assets.scripts() if uri not in scripts)
         extensions = config.markdown_extensions
         for name in ("attr_list", "pymdownx.superfences"):
             if name not in extensions:
@@ -132,13 +152,17 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 files.remove(file)
         # Local helpers (proofs/_*.py) are published when a proof imports them; records never.
         helpers = {name for proof in self.library.proofs.values() for name, _ in proof.helpers}
-        for folder, pattern in (("proofs", "*.py"), ("drawings", "*.excalidraw")):
-            for path in sorted((root / folder).glob(pattern)):
+        published = [("proofs", self.layout.proofs, "*.py"), ("drawings", self.layout.drawings, "*.excalidraw")]
+        for folder, source, pattern in published:
+            for path in sorted(source.glob(pattern)):
                 if path.name.startswith("_") and not (folder == "proofs" and path.name in helpers):
                     continue
                 uri = f"{folder}/{path.name}"
                 if files.get_file_from_path(uri) is None:
                     files.append(File.generated(config, uri, abs_src_path=str(path)))
+        for uri, path in self.assets:  # the package's own CSS and fonts; a site file of that name wins
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(path)))
         cards: dict[str, list[tuple[str, str]]] = {}
         for file in files.documentation_pages():
             for name in card_names(file.content_string):
@@ -213,8 +237,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             server.watch(str(self.trigger), recursive=False)
         if missed:  # a background run ended during the first build
             self._request_rebuild()
-        for folder in ("proofs", "drawings"):
-            path = self.library.root / folder
+        for path in (self.layout.proofs, self.layout.drawings):
             if path.is_dir():
                 # Not recursive: records written to proofs/_results must not trigger a rebuild.
                 server.watch(str(path), recursive=False)
@@ -239,7 +262,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     # -- background proofs (mkdocs serve) -------------------------------------------------
     def _schedule(self, todo) -> None:
         if self.scheduler is None:
-            library = Library(self.library.root, self.library.python, self.library.mode, self.library.slots)
+            library = Library(self.library.root, self.library.python, self.library.mode, self.library.slots,
+                              layout=self.layout)
             self.scheduler = Scheduler(library, on_change=self._request_rebuild, report=_report)
         self.scheduler.submit(todo)
         self.state.rerunning = self.scheduler.pending()

@@ -31,7 +31,7 @@ from .errors import DirectiveError, LdrError
 from .history import all_versions, records_at
 from .locate import Section, section_at, sections
 from build_hooks.render.values import format_value
-from .store import Store
+from .layout import Layout
 
 KEYS = {"torch", "date", "note"}
 
@@ -96,9 +96,9 @@ def shown(value, fmt: str) -> str:
         return describe(value)
 
 
-def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto") -> list[Upgrade]:
-    store = Store(Path(root) / "proofs")
-    proofs = discover(Path(root) / "proofs")
+def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", layout=None) -> list[Upgrade]:
+    layout = layout if layout is not None else Layout.at(root)  # the proofs_dir and results_dir options
+    store, proofs = layout.store(), discover(layout.proofs)
     api = claims_api() if api == "auto" else api
     versions = all_versions(store)
     quoted = page_quotes(page_text)
@@ -196,4 +196,4 @@ def render_fence(options: dict, ctx) -> str:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DirectiveError(f"cannot read {path} to find its quoted values ({exc})") from None
-    return render(upgrades(ctx.root, text, notes))
+    return render(upgrades(ctx.root, text, notes, layout=ctx.folders))

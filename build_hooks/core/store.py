@@ -162,8 +162,8 @@ _PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}
 
 
 class Store:
-    def __init__(self, proofs_dir: Path):
-        self.dir = Path(proofs_dir) / RESULTS_DIR
+    def __init__(self, proofs_dir: Path, results_dir: Path | None = None):
+        self.dir = Path(results_dir) if results_dir is not None else Path(proofs_dir) / RESULTS_DIR
 
     def path(self, proof: str, device_class: str) -> Path:
         return self.dir / f"{proof}.{device_class}.json"

@@ -44,7 +44,7 @@ def _resolve(options: dict, ctx) -> tuple[str, Path]:
     if not isinstance(src, str) or not src.strip():
         raise DirectiveError("figure: no drawing given; write `src: name.excalidraw` (a file under drawings/)")
     src = src.strip().removeprefix("drawings/")
-    base = (Path(ctx.root) / "drawings").resolve()
+    base = ctx.folders.drawings  # the drawings_dir option (default: drawings/)
     path = (base / src).resolve()
     if base not in path.parents or not src.endswith(".excalidraw"):
         raise DirectiveError(f"figure: {src!r} is not a .excalidraw file under drawings/; "
