@@ -70,3 +70,19 @@ def for_library(library) -> list[Download]:
 
 def _files(folder: Path, pattern: str) -> Iterable[Path]:
     return sorted(folder.glob(pattern)) if folder.is_dir() else ()
+
+
+def cmd_notebook(args, library) -> int:
+    """``ldr notebook NAME [-o FILE]``: the proof's notebook, as the site publishes it."""
+    proof = library.select([args.proof])[0]
+    try:
+        record = primary_record(library.lookup(proof.name))
+    except LdrError:
+        record = None
+    text = notebook_text(proof.name, proof.source, record, tuple(name for name, _ in proof.helpers))
+    if args.output is None:
+        print(text, end="")
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"ldr notebook: wrote {args.output}")
+    return 0

@@ -200,3 +200,6 @@ def test_a_build_publishes_the_notebook_beside_the_script_and_the_card_links_it(
     assert second.returncode == 0 and "running" not in second.stderr
     assert published.read_bytes() == before
     assert not (project.root / "site" / "proofs" / "_results").exists()
+    cli = project.ldr("notebook", "twice", "-o", "twice.ipynb")
+    assert cli.returncode == 0, cli.stderr
+    assert (project.root / "twice.ipynb").read_bytes() == before
