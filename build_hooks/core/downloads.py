@@ -14,9 +14,12 @@ Sorted by uri, so the same project gives the same list. Knows nothing of MkDocs.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Callable, Iterable
 
+from . import notebook
+from .cache import TextCache, key_of
 from .context import ProofData
 from .discovery import Proof
 from .errors import LdrError
@@ -55,12 +58,41 @@ def downloads(root: Path, proofs: dict[str, Proof],
                 record = primary_record(records(proof.name))
             except LdrError:  # no readable record: the build reports it; the notebook has none
                 record = None
-        out[notebook_uri(proof.name)] = notebook_text(
-            proof.name, proof.source, record, tuple(name for name, _ in proof.helpers)).encode("utf-8")
+        out[notebook_uri(proof.name)] = cached_notebook(root, proof, record).encode("utf-8")
     for path in _files(root / "drawings", "*.excalidraw"):
         if not path.name.startswith("_"):
             out[f"drawings/{path.name}"] = path
     return sorted(out.items())
+
+
+def cached_notebook(root: Path, proof: Proof, record: ProofData | None) -> str:
+    """The proof's notebook, made once per script, record and converter (``.cache/ldr/notebook``),
+    so that a warm build or a `mkdocs serve` rebuild does not convert every proof again."""
+    helpers = tuple(name for name, _ in proof.helpers)
+    source = proof.source
+    parts = [_converter_version(), proof.name, source, json.dumps(helpers)]
+    if record is not None:
+        parts += [json.dumps(record.provenance, sort_keys=True, default=str), record.stdout, record.stderr]
+    cache = TextCache.for_project(root, "notebook", ".ipynb", valid=lambda text: text.endswith("}\n"))
+    return cache.get_or_make(key_of(*parts), lambda: notebook_text(proof.name, source, record, helpers))
+
+
+_VERSION: list[str] = []
+
+
+def _converter_version() -> str:
+    """What the conversion depends on besides its input: this code and the libraries it uses."""
+    if not _VERSION:
+        from importlib.util import find_spec
+
+        parts = [Path(notebook.__file__).read_bytes()]
+        for package in ("jupytext", "nbformat"):  # an upgrade rewrites their files (cheaper than metadata)
+            spec = find_spec(package)
+            origin = Path(spec.origin) if spec and spec.origin else None
+            stat = origin.stat() if origin else None
+            parts.append(f"{origin}:{stat.st_mtime_ns}:{stat.st_size}" if stat else package)
+        _VERSION.append(key_of(*parts))
+    return _VERSION[0]
 
 
 def for_library(library) -> list[Download]:

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import ast
 import re
-
-import jupytext
-import nbformat
-from nbformat import v4
+from typing import TYPE_CHECKING
 
 from .context import ProofData
+
+if TYPE_CHECKING:  # jupytext and nbformat take half a second to import: only when converting
+    import nbformat
 
 SETUP = (ast.Import, ast.ImportFrom)
 PERCENT = re.compile(r"^# %%", re.MULTILINE)
@@ -108,6 +108,8 @@ def _is_lone_line(source: str) -> bool:
 
 def code_cells(code: str) -> list[tuple[str, str]]:
     """(cell type, source) for the script's code, split by jupytext and tidied."""
+    import jupytext
+
     fmt = "py:percent" if PERCENT.search(code) else "py:light"
     cells = [(c.cell_type, c.source) for c in jupytext.reads(code, fmt=fmt).cells if c.source.strip()]
     merged: list[tuple[str, str]] = []
@@ -188,6 +190,8 @@ def _text(lines: str) -> str:
 def build(name: str, script: str, record: ProofData | None = None,
           helpers: tuple[str, ...] = ()) -> nbformat.NotebookNode:
     """The notebook of proof ``name`` from its script text and its primary record."""
+    from nbformat import v4
+
     docstring, code = split_docstring(script)
     cells = [v4.new_markdown_cell(docstring_cell(docstring, name)),
              v4.new_markdown_cell(provenance_note(name, record, helpers))]
@@ -216,6 +220,8 @@ def build(name: str, script: str, record: ProofData | None = None,
 
 def dumps(nb: nbformat.NotebookNode) -> str:
     """The notebook as the ``.ipynb`` text, validated (same input, same bytes)."""
+    import nbformat
+
     nbformat.validate(nb)
     return nbformat.writes(nb, version=4) + "\n"
 

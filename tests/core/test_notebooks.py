@@ -203,3 +203,18 @@ def test_a_build_publishes_the_notebook_beside_the_script_and_the_card_links_it(
     cli = project.ldr("notebook", "twice", "-o", "twice.ipynb")
     assert cli.returncode == 0, cli.stderr
     assert (project.root / "twice.ipynb").read_bytes() == before
+
+
+def test_the_notebook_cache_follows_the_script_and_the_record(project):
+    from build_hooks.core.downloads import cached_notebook
+
+    project.proof("x", 'print("a")\nprint("b")\n')
+    proof = Library(project.root).proofs["x"]
+    first = cached_notebook(project.root, proof, record_of("a\nb"))
+    assert first == notebook_text("x", proof.source, record_of("a\nb"))
+    assert list((project.root / ".cache" / "ldr" / "notebook").glob("*.ipynb"))
+    moved = cached_notebook(project.root, proof, record_of("a\nc", measured_at="2026-12-02"))
+    assert stdout_of(nbformat.reads(moved, as_version=4)) == "a\nc\n"
+    project.proof("x", 'print("a")\nprint("cc")\n')
+    edited = Library(project.root).proofs["x"]
+    assert 'print(\\"cc\\")' in cached_notebook(project.root, edited, None)
