@@ -10,6 +10,11 @@ from pymdownx.superfences import SuperFencesException
 
 from build_hooks.core.quotes import Quote, page_title, quotes
 
+def nbformat_record(project, name: str) -> dict:
+    body = json.loads((project.root / "site" / "proofs" / f"{name}.ipynb").read_text())
+    return body["metadata"]["ldr"]["record"]
+
+
 def rows(html: str) -> dict[str, str]:
     """proof -> its <tr> in the index."""
     return dict(re.findall(r'<tr class="ldr-index__proof" id="index-([a-z_]+)"[^>]*>(.*?)</tr>', html, re.S))
@@ -66,6 +71,15 @@ def test_index_lists_every_proof_with_its_pages_quotes_records_and_history(site)
     history = site.root / "proofs" / "_results" / "_history" / "2.0.0"
     history.mkdir(parents=True)
     (history / "toll.cpu.json").write_text(json.dumps(old, indent=2))
+    # An accelerator record from another machine under another torch, kept by `ldr merge`.
+    from build_hooks.core.shards import mark_foreign
+    from build_hooks.core.store import Record, Store
+
+    gpu = json.loads(site.record("toll").read_text())
+    gpu.update(device_class="cuda", device="NVIDIA H200", torch="2.11.0", torch_build="2.11.0+cu126",
+               measured_at="2026-11-20T08:00:00Z", wall_s=0.125)
+    site.record("toll", "cuda").write_text(json.dumps(gpu, indent=2))
+    mark_foreign(Store(site.root / "proofs"), Record.from_text(json.dumps(gpu)), "2.14.1", "shard")
     result = site.build()
     assert result.returncode == 0, result.stderr
     assert "running" not in result.stderr
@@ -90,6 +104,10 @@ def test_index_lists_every_proof_with_its_pages_quotes_records_and_history(site)
             f'{record["device"]} · <time datetime="{record["measured_at"][:10]}">') in toll
     assert ('<li class="ldr-index__history">history · cpu · torch 2.0.0 · '
             f'{record["device"]} · <time datetime="2023-03-15">2023-03-15</time> · 0.25 s</li>') in toll
+    assert ('<span class="ldr-index__state ldr-index__state--foreign" title="recorded under torch 2.11.0 '
+            '(foreign accelerator record, kept)">foreign</span> cuda · torch 2.11.0 · NVIDIA H200 · '
+            '<time datetime="2026-11-20">2026-11-20</time> · 0.12 s') in toll
+    assert nbformat_record(site, "toll")["device"] == "NVIDIA H200"  # the notebook shows the primary record
     assert "not quoted on any page yet" in found["lonely"]
     assert 'href="../proofs/lonely.py"' in found["lonely"]
     assert "<b>" not in html and "<i>a" not in html
