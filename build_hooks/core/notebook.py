@@ -111,7 +111,14 @@ def code_cells(code: str) -> list[tuple[str, str]]:
     import jupytext
 
     fmt = "py:percent" if PERCENT.search(code) else "py:light"
-    cells = [(c.cell_type, c.source) for c in jupytext.reads(code, fmt=fmt).cells if c.source.strip()]
+    cells = []
+    for cell in jupytext.reads(code, fmt=fmt).cells:
+        source = cell.source
+        title = cell.metadata.get("title") if cell.cell_type == "code" else None
+        if title:  # `# %% the data line`: the author's title stays a comment on its cell
+            source = f"# {title}\n{source}"
+        if source.strip():
+            cells.append((cell.cell_type, source))
     merged: list[tuple[str, str]] = []
     for kind, source in cells:
         if merged and kind == "code" and merged[-1][0] == "code":
