@@ -105,9 +105,14 @@ def _row(state) -> RecordRow:
     record = state.record
     if record is None:
         return RecordRow(state.device_class, "", "", "", None, state.state, list(state.reasons))
+    reasons = [] if state.state == "fresh" else list(state.reasons)
+    if record.failure is not None:
+        reasons.append(f"failed under torch {record.failure.torch} on {record.failure.measured_at[:10]}: "
+                       f"it {record.failure.message}; shown: the last good run")
+    elif not record.ok:
+        reasons.append(f"its only run ended with status {record.status}")
     return RecordRow(state.device_class, public_version(record.torch), record.device,
-                     record.measured_at[:10], record.wall_s, state.state,
-                     [] if state.state == "fresh" else list(state.reasons))
+                     record.measured_at[:10], record.wall_s, state.state, reasons)
 
 
 def history_rows(store, name: str) -> list[RecordRow]:

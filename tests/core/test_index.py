@@ -113,8 +113,15 @@ def test_index_lists_every_proof_with_its_pages_quotes_records_and_history(site)
     assert "<b>" not in html and "<i>a" not in html
 
 
-def test_a_stale_record_is_named_with_its_reason(site):
+def test_a_stale_record_is_named_with_its_reason_and_a_failed_one_with_its_end(site):
     assert site.build().returncode == 0
+    site.proof("lonely", 'raise SystemExit(3)\n', doc="Is anyone quoting me?")
+    assert site.build(strict=False).returncode == 0
+    lonely = rows(site.html("proofs"))["lonely"]
+    measured = json.loads(site.record("lonely").read_text())["failure"]["measured_at"][:10]
+    assert ('<span class="ldr-index__state ldr-index__state--failed" title="failed under torch '
+            f'{json.loads(site.record("lonely").read_text())["torch"]} on {measured}: it exited with status 3; '
+            'shown: the last good run">failed</span>') in lonely
     (site.root / "mkdocs.yml").write_text(site.root.joinpath("mkdocs.yml").read_text().replace(
         "  - ldr\n", "  - ldr:\n      run: false\n"))
     site.proof("bits", 'print("BITS=17")\n', doc="How many bits?")
