@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 import yaml
+from markdown_it import MarkdownIt
 
 from .locate import VALUE, VALUE_KIND, locate
 
@@ -19,7 +20,7 @@ KINDS = ("proof", "proof-output", "claim", "instrument")
 KIND_NAMES = {"proof": "card", "proof-output": "excerpt", "claim": "claim",
               "instrument": "instrument", VALUE_KIND: "value"}
 FRONT_TITLE = re.compile(r"^---\n(?:.*\n)*?title:\s*(?P<title>.+)\n(?:.*\n)*?---\n")
-HEADING = re.compile(r"^#\s+(?P<title>.+?)\s*(?:\{[^}]*\})?\s*#*\s*$", re.MULTILINE)
+ATTR_LIST = re.compile(r"\s*\{[^}]*\}\s*$")  # `# Title { #id }`
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,11 @@ def page_title(text: str, source: str) -> str:
     front = FRONT_TITLE.match(text)
     if front:
         return front.group("title").strip().strip("\"'")
-    heading = HEADING.search(text)
-    if heading:
-        return heading.group("title").replace("`", "")
+    tokens = MarkdownIt("commonmark").parse(text)  # a `# comment` in a code block is no heading
+    for index, token in enumerate(tokens[:-1]):
+        if token.type == "heading_open" and token.tag == "h1":
+            title = ATTR_LIST.sub("", tokens[index + 1].content).replace("`", "").strip()
+            if title:
+                return title
     stem = source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return stem.replace("-", " ").replace("_", " ").capitalize()

@@ -173,3 +173,4 @@ def test_quotes_skip_code_blocks_and_name_instruments_by_their_proof():
     assert page_title(text, "x.md") == "T"
     assert page_title("# Part `1` { #top }\n", "x.md") == "Part 1"
     assert page_title("no heading", "a/some-page.md") == "Some page"
+    assert page_title("```python\n# not a title\n```\n\n# Real\n", "x.md") == "Real"
