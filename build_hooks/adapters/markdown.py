@@ -148,7 +148,7 @@ class LdrState:
         return Context(root=self.root, page=self.page, base_url=self.base_url(),
                        lookup=self.records, extra={"card_href": self.card_href, "report": self.report,
                                                    "library": self.library, "pages": self.site_pages,
-                                                   "page_url": self.page_url, "card_urls": self.card_urls})
+                                                   "page_url": self.page_url})
 
     def report(self, level: str, message: str, needle: str, fence: str | None = None) -> None:
         """A handler's warning (a claim that does not hold), located at its fence's line."""
