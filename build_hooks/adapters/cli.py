@@ -241,6 +241,12 @@ def cmd_merge(args, library: Library) -> int:
     return run_merge(args, library)
 
 
+def cmd_notebook(args, library: Library) -> int:
+    from build_hooks.core.downloads import cmd_notebook as run_notebook
+
+    return run_notebook(args, library)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["draw"]:
@@ -280,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     drift_out.add_argument("--html", type=Path, metavar="FILE", help="write a standalone HTML report")
     merge = sub.add_parser("merge", help="bring shards recorded elsewhere (ldr run --shard) into the store")
     merge.add_argument("shards", nargs="+", metavar="DIR")
+    notebook = sub.add_parser("notebook", help="write a proof as the Jupyter notebook the site publishes")
+    notebook.add_argument("proof")
+    notebook.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: standard output")
     sub.add_parser("draw", help="render an Excalidraw scene: ldr draw IN OUT.svg [--dark]")
     args = parser.parse_args(argv)
     import signal
@@ -308,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
                           store=store, layout=layout)
         try:
             return {"run": cmd_run, "status": cmd_status, "check": cmd_check, "diff": cmd_diff,
-                    "drift": cmd_drift, "merge": cmd_merge}[args.command](args, library)
+                    "drift": cmd_drift, "merge": cmd_merge, "notebook": cmd_notebook}[args.command](args, library)
         finally:
             library.close()
     except LdrError as exc:

@@ -53,6 +53,8 @@ HANDLERS = {
     "claim": "build_hooks.render.claim:render_fence",
     "drift-report": "build_hooks.core.drift:render_fence",
     "corrections": "build_hooks.core.corrections:render_fence",
+    "proofs-index": "build_hooks.core.index:render_fence",
+    "exercises": "build_hooks.core.exercises:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
 # What the two core fences take; a handler's module declares its own as OPTIONS.
@@ -78,6 +80,7 @@ class LdrState:
         self.page_url: str | None = None
         self.line_offset = 0
         self.card_urls: Pages | None = None  # the plugin sets it: see links.py
+        self.site_pages: list[tuple[str, str, str]] | None = None  # (source, url, text): the plugin
         self.diagnostics: list[Diagnostic] = []
         self.lines: list[str] = []
         self.locations = Locations()
@@ -145,7 +148,9 @@ class LdrState:
 
     def context(self) -> Context:
         return Context(root=self.root, page=self.page, base_url=self.base_url(), layout=self.layout,
-                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report})
+                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report,
+                                                   "library": self.library, "pages": self.site_pages,
+                                                   "page_url": self.page_url})
 
     def report(self, level: str, message: str, needle: str, fence: str | None = None) -> None:
         """A handler's warning (a claim that does not hold), located at its fence's line."""

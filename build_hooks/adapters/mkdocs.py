@@ -7,8 +7,9 @@
   hand them to a background scheduler instead (background.py), so that no request waits on
   a proof: pages show the last record marked "re-running" (or a "running now" card), and each
   record written triggers a rebuild;
-* on_files: publish ``proofs/*.py`` and ``drawings/*.excalidraw`` at stable URLs (whatever the
-  ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
+* on_files: publish the downloads (downloads.py: ``proofs/*.py``, their helpers, one
+  ``proofs/<name>.ipynb`` notebook per proof, ``drawings/*.excalidraw``) at stable URLs (whatever
+  the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
 * on_page_markdown / on_page_content: tell the extension which page it renders, then report
   what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
   on the page and logged as warnings, so that the server keeps answering; proof failures are
@@ -42,6 +43,7 @@ from mkdocs.structure.files import File
 from build_hooks.core import assets
 from build_hooks.core.background import Scheduler
 from build_hooks.core.defer import restore
+from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import LdrError
 from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
@@ -150,24 +152,24 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         for file in list(files):  # the theme's YAML data is read at build time, not published
             if file.abs_src_path and os.path.abspath(file.abs_src_path).startswith(data):
                 files.remove(file)
-        # Local helpers (proofs/_*.py) are published when a proof imports them; records never.
-        helpers = {name for proof in self.library.proofs.values() for name, _ in proof.helpers}
-        published = [("proofs", self.layout.proofs, "*.py"), ("drawings", self.layout.drawings, "*.excalidraw")]
-        for folder, source, pattern in published:
-            for path in sorted(source.glob(pattern)):
-                if path.name.startswith("_") and not (folder == "proofs" and path.name in helpers):
-                    continue
-                uri = f"{folder}/{path.name}"
-                if files.get_file_from_path(uri) is None:
-                    files.append(File.generated(config, uri, abs_src_path=str(path)))
+        # Scripts, the helpers they import, notebooks and drawings; records never (downloads.py).
+        for uri, source in for_library(self.library):
+            if files.get_file_from_path(uri) is None:
+                if isinstance(source, bytes):
+                    files.append(File.generated(config, uri, content=source))
+                else:
+                    files.append(File.generated(config, uri, abs_src_path=str(source)))
         for uri, path in self.assets:  # the package's own CSS and fonts; a site file of that name wins
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, abs_src_path=str(path)))
         cards: dict[str, list[tuple[str, str]]] = {}
+        pages = []
         for file in files.documentation_pages():
+            pages.append((file.src_uri, _url(file.url), file.content_string))
             for name in card_names(file.content_string):
                 cards.setdefault(name, []).append((file.src_uri, _url(file.url)))
         self.state.card_urls = cards
+        self.state.site_pages = pages  # for the proofs index and the exercises
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
