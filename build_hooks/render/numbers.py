@@ -17,12 +17,19 @@ same rule for the live readouts, so a static label and a readout never disagree.
 from __future__ import annotations
 
 import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
 
+DECIMAL_TEXT = re.compile(r"^(-?)(\d+)((?:\.\d+)?)$")
 UNITS = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
 
 
 def group(value) -> str:
-    """An exact number with its thousands grouped (``1779.53`` -> ``1,779.53``)."""
+    """An exact number with its thousands grouped (``1779.53`` -> ``1,779.53``); a number
+    recorded as text keeps its digits and its form (``"100001.0"`` -> ``"100,001.0"``)."""
+    if isinstance(value, str):
+        match = DECIMAL_TEXT.match(value)
+        return f"{match[1]}{int(match[2]):,}{match[3]}" if match else value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, float) and not math.isfinite(value):
@@ -40,11 +47,18 @@ def sig(value: float, digits: int = 3) -> str:
     if value == 0 or not math.isfinite(value):
         return "0" if value == 0 else str(value)
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
-    text = f"{value:,.{decimals}f}"
+    text = fixed(value, decimals)
     # rounding can carry into a new digit (9.996 -> "10.00"): keep the significant count
     if decimals and len(text.replace(",", "").replace(".", "").lstrip("-0")) > digits:
-        text = f"{value:,.{decimals - 1}f}"
+        text = fixed(value, decimals - 1)
     return text
+
+
+def fixed(value: float, decimals: int) -> str:
+    """``decimals`` places, grouped, rounding the shortest decimal form half away from zero,
+    as the browser's ``toLocaleString`` does (``1234.5`` -> ``1,235``; ``1.005`` -> ``1.01``)."""
+    exact = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return f"{exact:,.{decimals}f}"
 
 
 def plural(n: float, one: str, many: str | None = None) -> str:
@@ -61,5 +75,5 @@ def size(nbytes: float) -> str:
     """Bytes in decimal units, one decimal: ``18.7 kB``, ``541.6 MB``; ``512 bytes`` below 1 kB."""
     for div, unit in UNITS:
         if abs(nbytes) >= div:
-            return f"{nbytes / div:,.1f} {unit}"
+            return f"{fixed(nbytes / div, 1)} {unit}"
     return count(int(nbytes), "byte")

@@ -17,7 +17,8 @@ from build_hooks.series.instruments import graph_walker, library_sizes, toll_met
     (0.0123456, "0.0123"),
     (9.996, "10.0"),           # rounding carries into a new digit: still three significant digits
     (999.6, "1,000"),
-    (-1234.5, "-1,234"),
+    (-1234.5, "-1,235"),       # ties round away from zero, as the browser does
+    (1.005, "1.01"),           # the shortest decimal form is rounded, not the binary value
     (0, "0"),
 ])
 def test_sig_keeps_three_significant_digits_and_groups_thousands(value, expected):
@@ -26,7 +27,7 @@ def test_sig_keeps_three_significant_digits_and_groups_thousands(value, expected
 
 @pytest.mark.parametrize("value, expected", [
     (1779.53, "1,779.53"), (541607888, "541,607,888"), (1780.0, "1,780"), (0.25, "0.25"), (True, "True"),
-    ("abc", "abc"),
+    ("abc", "abc"), ("100001.0", "100,001.0"), ("-12345", "-12,345"),
 ])
 def test_group_keeps_every_digit(value, expected):
     assert group(value) == expected

@@ -8,7 +8,7 @@ import math
 
 from build_hooks.core.context import Context, ProofData
 from build_hooks.core.errors import DirectiveError
-from build_hooks.render.numbers import count, plural, sig, size  # noqa: F401 (the instruments' one number rule)
+from build_hooks.render.numbers import count, group, plural, sig, size  # noqa: F401 (the instruments' one number rule)
 
 esc = _html.escape
 
