@@ -70,6 +70,8 @@ def test_toll_meter_tooltips_say_one_element():
     assert "<title>1,024 elements: 1,780 µs</title>" in svg
     assert "<title>1,048,576 elements: 10,000 µs</title>" in svg
     assert "1 elements" not in svg and "1780" not in svg
+    ticks = [t.split(">")[-1] for t in svg.split("</text>") if 'class="ldr-tick" x="' in t and 'text-anchor="end"' in t]
+    assert ticks == ["1", "10", "100", "1,000", "10,000"]  # decades are exact numbers
 
 
 def test_graph_walker_and_library_sizes_count_in_the_singular():

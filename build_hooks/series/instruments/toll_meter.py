@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-from ._common import count, esc, fmt, instrument_root, log_scale, need, need_rows, nice_decades, num, primary
+from ._common import count, esc, fmt, group, instrument_root, log_scale, need, need_rows, nice_decades, num, primary
 
 DEFAULT_PROOF = "dispatch_cost"
 W, H = 480, 284
@@ -52,7 +52,7 @@ def render_svg(toll: dict, points: list[dict]) -> str:
     for d in decades:
         yy = y(d)
         parts.append(f'<line class="ldr-grid" x1="{LEFT}" x2="{W - RIGHT}" y1="{yy:.1f}" y2="{yy:.1f}"/>'
-                     f'<text class="ldr-tick" x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end">{esc(fmt(d))}</text>')
+                     f'<text class="ldr-tick" x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end">{esc(group(d))}</text>')  # a decade is exact: 1, 10, 1,000
     for n in xs:
         xx = x(n)
         parts.append(f'<line class="ldr-tickmark" x1="{xx:.1f}" x2="{xx:.1f}" y1="{H - BOTTOM}" y2="{H - BOTTOM + 4}"/>')
