@@ -33,7 +33,7 @@ def provenance_line(item: ProofData) -> str:
         f"Python {escape(p['python'])}",
         f"{escape(os_name)} {escape(p['machine'])}",
         f"measured <time datetime=\"{escape(p['measured_at'])}\">{escape(p['measured_at'])}</time>",
-        f"{p['wall_s']:.2f} s",
+        f"{p['wall_s']:,.2f} s",  # thousands grouped, as every number (render/numbers.py)
     ]
     return " · ".join(parts)
 
