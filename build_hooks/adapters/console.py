@@ -45,7 +45,9 @@ def table(out, title: str, header: list[str], rows: list[list[str]], styles: Ite
     """A rich table on a terminal (no cell of the first column cut), plain columns otherwise.
     ``styles`` gives one style per row for its third cell (the state)."""
     styles = list(styles)
-    if not out.is_terminal:
+    fixed = sum(max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 2))
+    if not out.is_terminal or fixed + 2 * 12 + 3 * len(header) + 1 > out.width:  # a table too narrow
+        # to show every name and date whole: plain columns, which the terminal wraps as lines
         print(title, file=out.file)
         for line in plain_columns(header, rows):
             print(line, file=out.file)
@@ -53,8 +55,8 @@ def table(out, title: str, header: list[str], rows: list[list[str]], styles: Ite
     from rich.table import Table
 
     grid = Table(title=title)
-    for index, name in enumerate(header):
-        grid.add_column(name, no_wrap=index == 0, overflow="fold")
+    for index, name in enumerate(header):  # short columns keep their width; the last two wrap
+        grid.add_column(name, no_wrap=index < len(header) - 2, overflow="fold")
     for row, style in zip(rows, styles):
         grid.add_row(*[text((cell, style)) if i == 2 and style else text(cell) for i, cell in enumerate(row)])
     out.print(grid)
@@ -74,7 +76,8 @@ class RunDisplay:
         from build_hooks.core.progress import seconds
 
         estimate = self.estimate
-        say(self.out, f"running {estimate.count} proof run(s){estimate.plan_note()}")
+        times = f", {estimate.runs} times each" if estimate.runs > 1 else ""
+        say(self.out, f"running {len(estimate.expected)} proof(s){times}{estimate.plan_note()}")
         if self.live:
             from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
 

@@ -90,7 +90,7 @@ class Estimate:
         if total is None:
             return " (none was recorded before: no estimate)" if unknown else ""
         extra = f"; {len(unknown)} never recorded" if unknown else ""
-        return f", about {seconds(total)} from their recorded wall times{extra}"
+        return f", about {seconds(total)} by their recorded wall times (plus the proof host's start){extra}"
 
     def left_note(self) -> str:
         """"; about 8 s left" (nothing once the run is over or when nothing is known)."""
@@ -103,6 +103,7 @@ class Estimate:
 def seconds(value: float) -> str:
     """12.3 -> "12 s"; 0.4 -> "0.4 s"; 125 -> "2 min 5 s"."""
     if value < 10:
+        value = max(value, 0.1)
         return f"{value:.1f} s"
     if value < 120:
         return f"{value:.0f} s"
