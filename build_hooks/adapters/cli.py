@@ -11,7 +11,7 @@ from pathlib import Path
 
 from build_hooks.core.errors import LdrError
 from build_hooks.core.library import ACCELERATORS, Library
-from build_hooks.core.status import status_report, unmeasured_reason
+from build_hooks.core.status import ended as _ended, status_report, unmeasured_reason
 
 from .console import RunDisplay, console, say, table
 
@@ -26,14 +26,6 @@ def find_root(start: Path) -> Path:
 
 def _shown(path: Path, root: Path) -> Path:
     return path.relative_to(root) if path.is_relative_to(root) else path
-
-
-def _ended(record) -> str:
-    """How a run that never succeeded ended, from its record, in the runner's own words."""
-    from build_hooks.core.runner import RunResult
-
-    return RunResult(record.proof, record.status, record.returncode, record.signal, record.wall_s,
-                     "", "").describe()
 
 
 def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str], list[str]]:
