@@ -119,7 +119,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         if not todo:
             return
         estimate = Estimate.for_run(library, todo)
-        log.info(f"running {len(todo)} proof(s){estimate.plan_note()}: {', '.join(p.name for p in todo)}")
+        log.info(f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}{estimate.plan_note()}")
         started = time.perf_counter()
 
         def done(proof, result, record):

@@ -84,13 +84,14 @@ class Estimate:
         return alone + shared / self.slots
 
     def plan_note(self) -> str:
-        """", about 12 s from their recorded wall times (1 never recorded)" or ""."""
+        """" (about 12 s by their recorded wall times, plus the proof host's start; 1 never
+        recorded)", or " (never recorded: no estimate)"."""
         total = self.left()
         unknown = self.unknown
         if total is None:
-            return " (none was recorded before: no estimate)" if unknown else ""
+            return " (never recorded: no estimate)" if unknown else ""
         extra = f"; {len(unknown)} never recorded" if unknown else ""
-        return f", about {seconds(total)} by their recorded wall times (plus the proof host's start){extra}"
+        return f" (about {seconds(total)} by their recorded wall times, plus the proof host's start{extra})"
 
     def left_note(self) -> str:
         """"; about 8 s left" (nothing once the run is over or when nothing is known)."""

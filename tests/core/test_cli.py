@@ -156,8 +156,8 @@ def test_a_run_waits_for_the_lock_aloud_then_shows_progress_with_an_estimate(pro
     out, err = run.communicate(timeout=300)
     err = "".join(seen) + err
     assert run.returncode == 0, err
-    assert ("running 2 proof(s), about 0.5 s by their recorded wall times (plus the proof host's "
-            "start); 1 never recorded") in err
+    assert ("running 2 proof(s) (about 0.5 s by their recorded wall times, plus the proof host's "
+            "start; 1 never recorded)") in err
     assert re.search(r"^\[1/2\] ok +\w+ .*; about \d+\.\d s left$", err, re.M), err
     assert re.search(r"^\[2/2\] ok +\w+ +\d+\.\d\d s  cpu: .*\S$", err, re.M), err
 
@@ -172,7 +172,7 @@ def test_a_cold_build_logs_the_estimate_and_each_proof(project):
     """)
     build = project.build()
     assert build.returncode == 0, build.stderr
-    assert "running 1 proof(s), about 0.5 s by their recorded wall times" in build.stderr
+    assert "running 1 proof(s): a (about 0.5 s by their recorded wall times" in build.stderr
     assert re.search(r"\[1/1\] a on cpu: ok \(\d+\.\d\d s\)", build.stderr), build.stderr
 
 
