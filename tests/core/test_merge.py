@@ -153,15 +153,20 @@ def lint_tool(name: str) -> str:
     return found
 
 
-def test_workflow_passes_actionlint():
+WORKFLOWS = sorted(WORKFLOW.parent.glob("*.yml"))  # proofs.yml, pages.yml, ...
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=[w.name for w in WORKFLOWS])
+def test_workflow_passes_actionlint(workflow):
     tool = lint_tool("actionlint")
-    out = subprocess.run([tool, str(WORKFLOW)], cwd=REPO, capture_output=True, text=True, timeout=120)
+    out = subprocess.run([tool, str(workflow)], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
 
 
-def test_workflow_matches_the_github_workflow_schema():
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=[w.name for w in WORKFLOWS])
+def test_workflow_matches_the_github_workflow_schema(workflow):
     tool = lint_tool("check-jsonschema")
-    out = subprocess.run([tool, "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
+    out = subprocess.run([tool, "--builtin-schema", "vendor.github-workflows", str(workflow)],
                          cwd=REPO, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
 
