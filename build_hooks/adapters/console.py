@@ -45,8 +45,10 @@ def table(out, title: str, header: list[str], rows: list[list[str]], styles: Ite
     """A rich table on a terminal (no cell of the first column cut), plain columns otherwise.
     ``styles`` gives one style per row for its third cell (the state)."""
     styles = list(styles)
-    fixed = sum(max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 2))
-    if not out.is_terminal or fixed + 2 * 12 + 3 * len(header) + 1 > out.width:  # a table too narrow
+    every = [header, *rows]
+    fixed = sum(max(len(row[i]) for row in every) for i in range(len(header) - 2))
+    words = sum(max(len(word) for row in every for word in row[i].split() or [""]) for i in (-2, -1))
+    if not out.is_terminal or fixed + words + 3 * len(header) + 1 > out.width:  # a table too narrow
         # to show every name and date whole: plain columns, which the terminal wraps as lines
         print(title, file=out.file)
         for line in plain_columns(header, rows):

@@ -55,11 +55,18 @@ def test_a_failure_trace_prints_as_the_proof_wrote_it(project):
     """)
     run = project.ldr("run")
     assert run.returncode == 1
-    assert "[dim]not markup[/] and [red]unclosed [bold]" in run.stderr
+    trace = re.compile(r"^ +\[dim\]not markup\[/\] and \[red\]unclosed \[bold\]$", re.M)  # as printed:
+    assert trace.search(run.stderr), run.stderr  # no markup added around it, none taken out
     assert "\x1b[" not in run.stderr  # not a terminal: no colour codes either
     assert re.search(r"^\[1/1\] failed bad +\d+\.\d\d s  exited with status 3$", run.stderr, re.M), run.stderr
     status = project.ldr("status", "bad")
     assert "exited with status 3" in status.stdout and "\x1b[" not in status.stdout
+    live = subprocess.run([sys.executable, "-m", "build_hooks", "run", "--force"], cwd=project.root,
+                          env=dict(ENV, TTY_COMPATIBLE="1", COLUMNS="120"), capture_output=True, text=True,
+                          timeout=300)  # as on a terminal: colours and a live bar
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", live.stderr).replace("\r", "\n")
+    assert live.returncode == 1 and "\x1b[" in live.stderr
+    assert trace.search(shown) and "failed bad" in shown, shown
 
 
 def test_a_piped_status_never_cuts_or_wraps_a_name(project):
@@ -73,6 +80,24 @@ def test_a_piped_status_never_cuts_or_wraps_a_name(project):
     header = out.stdout.splitlines()[1]
     assert header.split() == ["proof", "device", "state", "torch", "measured", "wall", "data", "keys", "why"]
     assert row.index("stale") == header.index("state")  # plain columns, aligned
+
+
+def test_on_a_terminal_status_is_a_table_unless_too_narrow_for_whole_names(project):
+    long = "a_proof_with_a_rather_long_name_for_a_table"
+    project.proof(long, SCRIPT)
+    record(project, long)
+
+    def status(columns: int) -> str:
+        env = dict(ENV, TTY_COMPATIBLE="1", COLUMNS=str(columns))  # rich's "this is a terminal"
+        out = subprocess.run([sys.executable, "-m", "build_hooks", "status"], cwd=project.root, env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        return re.sub(r"\x1b\[[0-9;]*m", "", out.stdout)
+
+    wide = status(160)
+    assert "┃ proof" in wide and f"│ {long} │ cpu" in wide and "…" not in wide
+    narrow = status(60)
+    assert "┃" not in narrow and any(line.startswith(f"{long}  cpu") for line in narrow.splitlines())
 
 
 def test_diff_names_a_revision_that_does_not_exist(project):
