@@ -307,4 +307,3 @@ def site_url_problem(site_url: str | None, command: str) -> tuple[str, str] | No
         return "warning", (f"site_url is {site_url}, a loopback address: the built site's canonical "
                            f"links and sitemap would point readers at their own machine; fix: {fix}")
     return None
-
