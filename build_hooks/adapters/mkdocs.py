@@ -33,6 +33,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
@@ -47,6 +48,7 @@ from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import LdrError
 from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
+from build_hooks.core.progress import Estimate
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
 
@@ -89,8 +91,13 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_startup(self, *, command, dirty):
         # Defining on_startup also keeps this object across `mkdocs serve` rebuilds.
         self.serving = command == "serve"
+        self.command = command
 
     def on_config(self, config):
+        if not self.serving:  # `mkdocs serve` sets site_url to its own address
+            problem = site_url_problem(config.site_url, getattr(self, "command", "build"))
+            if problem:
+                (log.warning if problem[0] == "warning" else log.info)(problem[1])
         root = Path(config.config_file_path or ".").resolve().parent
         mode = None if self.config.mode == "auto" else self.config.mode
         try:
@@ -133,15 +140,18 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             return
         if not todo:
             return
-        log.info(f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}")
+        estimate = Estimate.for_run(library, todo)
+        log.info(f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}{estimate.plan_note()}")
         started = time.perf_counter()
 
         def done(proof, result, record):
+            estimate.finished(proof.name)
             outcome = "ok" if result.ok else result.describe()
-            log.info(f"{proof.name} on {record.device_class}: {outcome} ({result.wall_s:.2f} s)")
+            log.info(f"[{estimate.done}/{estimate.count}] {proof.name} on {record.device_class}: {outcome} "
+                     f"({result.wall_s:.2f} s){estimate.left_note()}")
 
         try:
-            library.run(on_done=done)
+            library.run(on_start=lambda proof: estimate.started(proof.name), on_done=done)
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
         log.info(f"proofs done in {time.perf_counter() - started:.2f} s")
@@ -297,3 +307,29 @@ def _report(level: str, message: str) -> None:
 def _url(url: str) -> str:
     """MkDocs names the home page both "" and "./"; use one spelling."""
     return "" if url in ("", "./", ".") else url
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
+
+
+def site_url_problem(site_url: str | None, command: str) -> tuple[str, str] | None:
+    """What is wrong with ``site_url`` for a build that may be published: (level, message).
+
+    A loopback address is a warning (an error under --strict): canonical links and the sitemap
+    would send readers to their own machine. An unset one is a note for `mkdocs build` (the site
+    works, without canonical links, sitemap addresses or instant navigation) and a warning
+    for `mkdocs gh-deploy`, which publishes it."""
+    fix = ("set site_url to the address the site is published at (e.g. `site_url: !ENV SITE_URL` in "
+           "mkdocs.yml and `SITE_URL=https://you.github.io/repo/ mkdocs build`, as the pages "
+           "workflow does), or preview with `mkdocs serve`, which sets its own")
+    if not site_url:
+        if command == "gh-deploy":
+            return "warning", f"site_url is not set, and gh-deploy publishes this build; fix: {fix}"
+        return "info", ("site_url is not set: this build has no canonical links, its sitemap no "
+                        "addresses, and instant navigation falls back to full page loads. To "
+                        f"publish it, {fix}")
+    host = (urlsplit(site_url).hostname or "").lower()
+    if host in LOOPBACK or host.startswith("127."):
+        return "warning", (f"site_url is {site_url}, a loopback address: the built site's canonical "
+                           f"links and sitemap would point readers at their own machine; fix: {fix}")
+    return None

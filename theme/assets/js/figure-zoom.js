@@ -62,6 +62,7 @@
     view.opener = opener;
     view.title.textContent = title || "Drawing";
     view.pane.appendChild(svg);
+    svg.removeAttribute("aria-hidden");  // in the viewer it is the content itself
     view.dialog.showModal();
     setFit(false);
     view.pane.scrollTop = 0;
@@ -74,6 +75,7 @@
     view.svg.style.width = "";
     if (view.home && view.home.parentNode) {
       view.home.parentNode.replaceChild(view.svg, view.home);
+      if (view.svg.parentNode.classList.contains("ldr-figure-open")) view.svg.setAttribute("aria-hidden", "true");
     }
     var opener = view.opener;
     view.svg = view.home = view.opener = null;
@@ -90,6 +92,9 @@
     button.setAttribute("title", "Enlarge");
     svg.parentNode.insertBefore(button, svg);
     button.appendChild(svg);
+    // Inside the button the drawing is the button's picture: its name is the button's label,
+    // and its labels are not read out as the button's text (WCAG 2.5.3, label in name).
+    svg.setAttribute("aria-hidden", "true");
     var title = captionText(figure);
     button.addEventListener("click", function () { open(svg, button, title); });
     var hint = figure.querySelector(".ldr-figure-hint");
