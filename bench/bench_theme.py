@@ -1,8 +1,9 @@
 """The theme's weight on the wire: its own CSS and JS, gzipped, against a 25 KB budget.
 
 Everything the theme ships on top of mkdocs-material is counted file by file (each is its own
-request, so the gzipped sizes add up). theme/drawing/ belongs to the drawing renderer and is
-reported separately, as are files that are copied into the site but never loaded by a page.
+request, so the gzipped sizes add up), and so is the package's own CSS (build_hooks/assets/: cards,
+figures), which every page links too; the drawing fonts are not counted (a page fetches only the
+faces its figures use). Files copied into the site but never loaded by a page are listed apart.
 
     python bench/bench_theme.py          # print the table
     python bench/bench_theme.py --check  # also exit 1 when over budget
@@ -42,14 +43,13 @@ def table(title: str, items: list[tuple[str, int, int]]) -> int:
 
 def main(argv: list[str]) -> int:
     files = [p for p in THEME.rglob("*") if p.is_file()]
-    drawing = [p for p in files if THEME / "drawing" in p.parents]
-    own = [p for p in files if p not in drawing]
-    loaded = [p for p in own if p.suffix in LOADED]
+    package = [p for p in (ROOT / "build_hooks" / "assets").rglob("*") if p.is_file() and p.suffix in LOADED]
+    own = files
+    loaded = [p for p in own if p.suffix in LOADED] + package  # the plugin links the package's CSS
     data = THEME / "data"  # read at build time; the ldr plugin keeps it out of the site
     copied = [p for p in own if p.suffix not in LOADED and p.suffix != ".html"
               and "readme" not in p.name.lower() and data not in p.parents]
-    total = table("theme CSS and JS, loaded by every page (beyond mkdocs-material's own)", rows(loaded))
-    table("theme/drawing (the drawing renderer's assets, not counted against the budget)", rows(drawing))
+    total = table("theme and package CSS and JS, loaded by every page (beyond mkdocs-material's own)", rows(loaded))
     table("copied into the site but never requested by a page", rows(copied))
     material = _material_weight()
     if material:

@@ -82,3 +82,26 @@ def test_every_excerpt_and_card_output_matches_the_record(built):
         stdout = json.loads((REPO / "proofs" / "_results" / f"{name}.cpu.json").read_text())["stdout"]
         for line in htmllib.unescape(body).splitlines():
             assert line in stdout, f"excerpt line of {name} not in its record: {line!r}"
+
+
+def test_every_proof_has_a_valid_notebook_a_row_in_the_index_and_its_exercise(built):
+    import nbformat
+
+    root, _ = built
+    names = sorted(p.stem for p in (REPO / "proofs").glob("*.py") if not p.name.startswith("_"))
+    index = page(root, "proofs")
+    assert re.findall(r'<tr class="ldr-index__proof" id="index-([a-z_]+)"', index) == names
+    for name in names:
+        nb = nbformat.read(root / "site" / "proofs" / f"{name}.ipynb", as_version=4)
+        nbformat.validate(nb)
+        assert nb.metadata["ldr"]["proof"] == name
+        assert f'href="../proofs/{name}.ipynb"' in index
+    for part, count in (("part-00-the-map", 5), ("part-01-the-tensor", 9)):
+        html = page(root, part)
+        exercises = re.findall(r'<li class="ldr-exercise" id="exercise-([a-z_]+)"', html)
+        assert len(exercises) == len(set(exercises)) >= count
+        for name in exercises:
+            assert f'href="../proofs/{name}.ipynb" download="{name}.ipynb"' in html
+    part0 = page(root, "part-00-the-map")
+    assert ("<p><strong>The toll.</strong> Predict how many elements an add needs before it takes twice as long as\n"
+            "a one-element add on your machine.") in part0

@@ -2,44 +2,31 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 from build_hooks.core.errors import LdrError
-from build_hooks.core.library import Library
-from build_hooks.core.status import status_report, unmeasured_reason
+from build_hooks.core.library import ACCELERATORS, Library
+from build_hooks.core.status import ended as _ended, status_report, unmeasured_reason
+from .siteconfig import layout_for, site_config
 
+from .cli_args import build_parser, draw_argv
+from .console import RunDisplay, console, say, table
 
 
 def find_root(start: Path) -> Path:
     for folder in [start, *start.parents]:
-        if (folder / "pyproject.toml").is_file() and (folder / "proofs").is_dir():
+        if site_config(folder) or ((folder / "pyproject.toml").is_file() and (folder / "proofs").is_dir()):
             return folder
-    raise LdrError(f"no project found from {start}: expected pyproject.toml and proofs/ in a parent "
-                   "folder; run ldr inside the project or pass --root")
+    raise LdrError(f"no project found from {start}: expected mkdocs.yml (or pyproject.toml and proofs/) "
+                   "in a parent folder; run ldr inside the project or pass --root")
 
 
-def escape(text: str) -> str:
-    from rich.markup import escape as rich_escape
-
-    return rich_escape(text)
-
-
-def _console():
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
-
-
-def _ended(record) -> str:
-    """How a run that never succeeded ended, from its record, in the runner's own words."""
-    from build_hooks.core.runner import RunResult
-
-    return RunResult(record.proof, record.status, record.returncode, record.signal, record.wall_s,
-                     "", "").describe()
+def _shown(path: Path, root: Path) -> Path:
+    return path.relative_to(root) if path.is_relative_to(root) else path
 
 
 def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str], list[str]]:
@@ -70,68 +57,63 @@ def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str]
 
 
 def cmd_run(args, library: Library) -> int:
-    console = _console()
+    from build_hooks.core.progress import Estimate
+
+    err = console(stderr=True)
     names = args.proofs or None
     repeat = max(1, args.repeat or 1)
     force = args.force or repeat > 1
     todo = library.plan(names, force)
     impossible, held = _not_run(library, names, todo)
     for line in impossible:
-        console.print(f"[yellow]cannot run:[/] {escape(line)}", highlight=False, soft_wrap=True)
+        say(err, ("cannot run: ", "yellow"), line)
     for line in held:
-        console.print(f"[red]not rerun:[/] {escape(line)}", highlight=False, soft_wrap=True)
+        say(err, ("not rerun: ", "red"), line)
     if not todo:
         library.clean_leftovers()
         for item in library.diagnostics:
-            console.print(f"[dim]note:[/] {escape(item.message)}", highlight=False)
+            say(err, ("note: ", "dim"), item.message)
         if names and len(impossible) == len(names):
             return 1
         if not impossible and not held:
-            console.print("[green]Nothing to run:[/] every selected record is fresh (use --force to rerun).")
+            say(err, ("Nothing to run:", "green"), " every selected record is fresh (use --force to rerun).")
         return 0
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     failures = 0
     started = time.perf_counter()
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=console, transient=True) as progress:
-        task = progress.add_task("starting the proof host", total=len(todo) * repeat)
-        runs: dict[tuple[str, str], list] = {}
-
-        def on_start(proof):
-            progress.update(task, description=f"running {proof.name}")
+    runs: dict[tuple[str, str], list] = {}
+    with RunDisplay(err, Estimate.for_run(library, todo, repeat)) as display:
 
         def on_done(proof, result, record):
             nonlocal failures
-            progress.advance(task)
             runs.setdefault((proof.name, record.device_class), []).append(record)
             where = f"{record.device_class}: {record.device}"
             if result.ok:
-                progress.console.print(f"[green]ok[/]     {proof.name:<24} {result.wall_s:7.2f} s  {where}")
+                display.finished(proof.name, ("ok    ", "green"), f" {proof.name:<24} {result.wall_s:7.2f} s  {where}")
                 for problem in record.problems:
-                    progress.console.print(f"         [yellow]problem:[/] {escape(problem)}", highlight=False)
+                    display.detail(("problem: ", "yellow"), problem)
             else:
                 failures += 1
-                progress.console.print(f"[red]failed[/] {proof.name:<24} {result.wall_s:7.2f} s  "
-                                       f"{result.describe()}")
+                display.finished(proof.name, ("failed", "red"),
+                                 f" {proof.name:<24} {result.wall_s:7.2f} s  {result.describe()}")
                 for line in (record.failure.stderr_tail if record.failure else record.stderr[-8:]):
-                    progress.console.print(f"         [dim]{line}[/]", markup=False, highlight=False)
+                    display.detail((line, "dim"))  # a proof's own text: shown, never parsed
 
         for _ in range(repeat):
-            library.run(args.proofs or None, force, on_start=on_start, on_done=on_done)
+            library.run(names, force, on_start=lambda proof: display.started(proof.name), on_done=on_done)
     if repeat > 1:
         from build_hooks.core.noise import record_noise
 
         for path in record_noise(library.store, runs, repeat):
-            console.print(f"noise of {repeat} runs: {path}", soft_wrap=True, markup=False)
-    where = library.store.dir
-    where = where.relative_to(library.root) if where.is_relative_to(library.root) else where
-    console.print(f"{len(todo)} proof(s) in {time.perf_counter() - started:.2f} s, {failures} failed; "
-                  f"records in {where}/")
+            say(err, f"noise of {repeat} runs: {path}")
+    say(err, f"{len(todo)} proof(s) in {time.perf_counter() - started:.2f} s, {failures} failed; "
+             f"records in {_shown(library.store.dir, library.root)}/")
     for item in library.diagnostics:
-        level = "[yellow]warning:[/]" if item.level == "warning" else "[dim]note:[/]"
-        console.print(f"{level} {escape(item.message)}", highlight=False)
+        say(err, ("warning: ", "yellow") if item.level == "warning" else ("note: ", "dim"), item.message)
     return 1 if failures or (names and len(impossible) == len(names)) else 0
+
+
+STATE_STYLES = {"fresh": "green", "foreign": "cyan", "stale": "yellow", "failed": "red", "missing": "red",
+                "corrupt": "red", "problem": "red", "unmeasured": "yellow"}
 
 
 def cmd_status(args, library: Library) -> int:
@@ -139,40 +121,32 @@ def cmd_status(args, library: Library) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    from rich.table import Table
-
-    table = Table(title=f"Proofs (torch pin {report['pin']}, this host: {report['host']['accelerator'] or 'cpu'})")
-    for column in ("proof", "device", "state", "torch", "measured", "wall", "data keys", "why"):
-        table.add_column(column)
-    colours = {"fresh": "green", "foreign": "cyan", "stale": "yellow", "failed": "red", "missing": "red",
-               "corrupt": "red", "problem": "red", "unmeasured": "yellow"}
+    rows, styles = [], []
     for proof in report["proofs"]:
         if not proof["records"]:
             allowed = "; allowed (allow_unmeasured)" if proof["allowed_unmeasured"] else ""
-            table.add_row(proof["name"], " or ".join(proof["needs"] or []) or "-",
-                          f"[{colours['unmeasured']}]unmeasured[/]", "-", "-", "-", "-",
-                          unmeasured_reason(proof["needs"] or []) + allowed)
+            rows.append([proof["name"], " or ".join(proof["needs"] or []) or "-", "unmeasured", "-", "-",
+                         "-", "-", unmeasured_reason(proof["needs"] or []) + allowed])
+            styles.append(STATE_STYLES["unmeasured"])
         for rec in proof["records"]:
-            table.add_row(
-                proof["name"], rec["device_class"], f"[{colours[rec['state']]}]{rec['state']}[/]",
-                rec["torch"] or "-", (rec["measured_at"] or "-")[:10],
-                f"{rec['wall_s']:.2f} s" if rec["wall_s"] is not None else "-",
-                escape(", ".join(rec["data_keys"]) or "-"), escape("; ".join(rec["reasons"])),
-            )
-    from rich.console import Console
-
-    console = Console(highlight=False)
-    console.print(table)
+            rows.append([proof["name"], rec["device_class"], rec["state"], rec["torch"] or "-",
+                         (rec["measured_at"] or "-")[:10],
+                         f"{rec['wall_s']:.2f} s" if rec["wall_s"] is not None else "-",
+                         ", ".join(rec["data_keys"]) or "-", "; ".join(rec["reasons"]) or "-"])
+            styles.append(STATE_STYLES.get(rec["state"]))
+    out = console()
+    table(out, f"Proofs (torch pin {report['pin']}, this host: {report['host']['accelerator'] or 'cpu'})",
+          ["proof", "device", "state", "torch", "measured", "wall", "data keys", "why"], rows, styles)
     for path in report["orphans"]:
-        console.print(f"[yellow]orphan:[/] {path} has no proof script any more; delete it")
+        say(out, ("orphan: ", "yellow"), f"{path} has no proof script any more; delete it")
     for path in report["leftovers"]:
-        console.print(f"[yellow]leftover:[/] {path} is from a write that never finished; `ldr run` removes it")
-    for proof in report["proofs"]:  # the full text of what a narrow table cell may wrap
-        for rec in proof["records"]:
-            if rec["state"] in ("corrupt", "problem"):
-                for reason in rec["reasons"]:
-                    console.print(f"[red]{rec['state']}:[/] {proof['name']} ({rec['device_class']}): "
-                                  f"{escape(reason)}", soft_wrap=True)
+        say(out, ("leftover: ", "yellow"), f"{path} is from a write that never finished; `ldr run` removes it")
+    if out.is_terminal:  # the full text of what a narrow table cell may wrap
+        for proof in report["proofs"]:
+            for rec in proof["records"]:
+                if rec["state"] in ("corrupt", "problem"):
+                    for reason in rec["reasons"]:
+                        say(out, (f"{rec['state']}: ", "red"), f"{proof['name']} ({rec['device_class']}): {reason}")
     return 0
 
 
@@ -200,15 +174,27 @@ def cmd_check(args, library: Library) -> int:
     for path in report["leftovers"]:
         print(f"{path}: leftover temporary file of a write that never finished; `ldr run` removes it",
               file=sys.stderr)
-    total = sum(len(p["records"]) for p in report["proofs"])
-    trouble = len(bad) + len(unmeasured) + len(report["orphans"]) + len(report["leftovers"])
+    total = sum(len(p["records"]) for p in report["proofs"] for r in p["records"]
+                if not args.device or r["device_class"] in args.device)
+    absent = [device for device in args.device or [] if not any(
+        r["device_class"] == device for p in report["proofs"] for r in p["records"])]
+    for device in absent:  # asked to vouch for records that do not exist
+        users = [p["name"] for p in report["proofs"] if p["accelerator"] != "none"]
+        which = (f"{len(users)} proof(s) could be measured there: {', '.join(users)}" if device in ACCELERATORS
+                 and users else "no proof is measured on it" if device in ACCELERATORS else "")
+        print(f"ldr check: no {device} record in {_shown(library.store.dir, library.root)}/"
+              f"{' (' + which + ')' if which else ''}; nothing to check on {device}. Fix: run "
+              f"`ldr run` on a machine with {device} and commit (or `ldr merge`) its records, "
+              f"or leave out --device {device}", file=sys.stderr)
+    trouble = len(bad) + len(unmeasured) + len(report["orphans"]) + len(report["leftovers"]) + len(absent)
     if trouble:
         print(f"ldr check: {trouble} item(s) need attention; fix: `ldr run` (or `ldr run NAME --force`), "
               "fix reported data lines, delete orphans, and commit proofs/_results/", file=sys.stderr)
         return 1
     allowed = sum(1 for p in report["proofs"] if not p["records"])
     note = f" ({allowed} proof(s) allowed unmeasured here)" if allowed else ""
-    print(f"ldr check: {total} record(s) fresh against torch {report['pin']} and their scripts{note}")
+    devices = f" ({', '.join(args.device)})" if args.device else ""
+    print(f"ldr check: {total} record(s){devices} fresh against torch {report['pin']} and their scripts{note}")
     return 0
 
 
@@ -240,46 +226,20 @@ def cmd_merge(args, library: Library) -> int:
     return run_merge(args, library)
 
 
+def cmd_notebook(args, library: Library) -> int:
+    from build_hooks.core.downloads import cmd_notebook as run_notebook
+
+    return run_notebook(args, library)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["draw"]:
+    drawing = draw_argv(argv)
+    if drawing is not None and not {"-h", "--help", "--version"} & set(argv[: argv.index("draw")]):
         from build_hooks.drawing import draw_command
 
-        return draw_command(argv[1:])
-    parser = argparse.ArgumentParser(prog="ldr", description=__doc__)
-    parser.add_argument("--root", type=Path, help="the project folder (default: found from here)")
-    sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="run missing or stale proofs and record them")
-    run.add_argument("proofs", nargs="*", help="proof names (default: all)")
-    run.add_argument("--force", action="store_true", help="rerun even when the record is fresh")
-    run.add_argument("--jobs", type=int, help="cores for proofs marked parallel")
-    run.add_argument("--python", help="interpreter for proofs (default: this one)")
-    run.add_argument("--shard", type=Path, metavar="DIR",
-                     help="record into DIR instead of proofs/_results (bring it home with `ldr merge`)")
-    run.add_argument("--any-torch", action="store_true",
-                     help="with --shard: run under this interpreter's torch even when it is not the pin "
-                          "(its accelerator records merge as foreign)")
-    run.add_argument("--repeat", type=int, metavar="N",
-                     help="run each selected proof N times and record the spread of its values (noise)")
-    status = sub.add_parser("status", help="list every proof and the state of its records")
-    status.add_argument("proofs", nargs="*")
-    status.add_argument("--json", action="store_true", help="the stable machine-readable form")
-    check = sub.add_parser("check", help="exit 1 when a record is stale, failed, missing, has "
-                           "data-line problems, or a proof has no record at all (for CI)")
-    check.add_argument("--device", action="append", choices=("cpu", "cuda", "mps"),
-                       help="only check these device classes")
-    moved = sub.add_parser("diff", help="values and output that moved since a git revision, and where prose quotes them")
-    moved.add_argument("rev", nargs="?", default="HEAD", help="git revision to compare with (default: HEAD)")
-    moved.add_argument("--json", action="store_true")
-    drift = sub.add_parser("drift", help="what changed between two recorded torch versions")
-    drift.add_argument("--from", dest="from_version", metavar="V", help="default: the newest history version older than --to")
-    drift.add_argument("--to", dest="to_version", metavar="V", help="default: the current records' version")
-    drift_out = drift.add_mutually_exclusive_group()
-    drift_out.add_argument("--json", action="store_true", help="the stable machine-readable form")
-    drift_out.add_argument("--html", type=Path, metavar="FILE", help="write a standalone HTML report")
-    merge = sub.add_parser("merge", help="bring shards recorded elsewhere (ldr run --shard) into the store")
-    merge.add_argument("shards", nargs="+", metavar="DIR")
-    sub.add_parser("draw", help="render an Excalidraw scene: ldr draw IN OUT.svg [--dark]")
+        return draw_command(drawing)
+    parser = build_parser("Run proofs, inspect the result store, check it in CI, render drawings.")
     args = parser.parse_args(argv)
     import signal
     import threading
@@ -293,26 +253,29 @@ def main(argv: list[str] | None = None) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, on_term) if main_thread else None
     try:
-        root = (args.root or find_root(Path.cwd())).resolve()
+        root = (getattr(args, "root", None) or find_root(Path.cwd())).resolve()
+        layout = layout_for(root)  # the plugin's folder and pin options in mkdocs.yml
         store = None
         if getattr(args, "any_torch", False) and not args.shard:
             raise LdrError("--any-torch records under another torch than the pin, so only into a shard: "
                            "add --shard DIR (and bring it home with `ldr merge DIR`)")
         if getattr(args, "shard", None):
             from build_hooks.core.shards import ShardStore
-            from build_hooks.core.store import Store
 
-            store = ShardStore(args.shard.resolve(), Store(root / "proofs"), any_torch=args.any_torch)
+            store = ShardStore(args.shard.resolve(), layout.store(), any_torch=args.any_torch)
         library = Library(root, python=getattr(args, "python", None), slots=getattr(args, "jobs", None),
-                          store=store)
+                          store=store, layout=layout)
         try:
             return {"run": cmd_run, "status": cmd_status, "check": cmd_check, "diff": cmd_diff,
-                    "drift": cmd_drift, "merge": cmd_merge}[args.command](args, library)
+                    "drift": cmd_drift, "merge": cmd_merge, "notebook": cmd_notebook}[args.command](args, library)
         finally:
             library.close()
     except LdrError as exc:
         print(f"ldr: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `ldr status | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt as exc:
         running = getattr(exc, "running", [])
         print(f"ldr: {'terminated' if stopped_by else 'interrupted'}; stopped {len(running)} running "

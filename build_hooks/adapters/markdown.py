@@ -35,6 +35,7 @@ from build_hooks.adapters import pinref
 from build_hooks.core.datalines import describe_data, lookup
 from build_hooks.core.defer import defer
 from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.core.layout import Layout
 from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.links import CardLinks, Pages, base_url
 from build_hooks.core.locate import VALUE, VALUE_KIND, Locations, locate
@@ -53,6 +54,8 @@ HANDLERS = {
     "claim": "build_hooks.render.claim:render_fence",
     "drift-report": "build_hooks.core.drift:render_fence",
     "corrections": "build_hooks.core.corrections:render_fence",
+    "proofs-index": "build_hooks.core.index:render_fence",
+    "exercises": "build_hooks.core.exercises:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
 # What the two core fences take; a handler's module declares its own as OPTIONS.
@@ -68,15 +71,17 @@ class LdrState:
     """Shared by every page a build converts; the plugin sets the page fields."""
 
     def __init__(self, root: Path, library: Library | None = None, raise_errors: bool = True,
-                 autorun: bool = True):
+                 autorun: bool = True, layout: Layout | None = None):
         self.root = Path(root).resolve()
         self._library = library
+        self.layout = layout or (library.layout if library is not None else Layout.at(self.root))
         self.raise_errors = raise_errors
         self.autorun = autorun
         self.page: str | None = None
         self.page_url: str | None = None
         self.line_offset = 0
         self.card_urls: Pages | None = None  # the plugin sets it: see links.py
+        self.site_pages: list[tuple[str, str, str]] | None = None  # (source, url, text): the plugin
         self.diagnostics: list[Diagnostic] = []
         self.lines: list[str] = []
         self.locations = Locations()
@@ -92,7 +97,7 @@ class LdrState:
     @property
     def library(self) -> Library:
         if self._library is None:
-            self._library = Library(self.root)
+            self._library = Library(self.root, layout=self.layout)
         return self._library
 
     def begin_build(self) -> None:
@@ -143,8 +148,10 @@ class LdrState:
         return self.links().source(name)
 
     def context(self) -> Context:
-        return Context(root=self.root, page=self.page, base_url=self.base_url(),
-                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report})
+        return Context(root=self.root, page=self.page, base_url=self.base_url(), layout=self.layout,
+                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report,
+                                                   "library": self.library, "pages": self.site_pages,
+                                                   "page_url": self.page_url})
 
     def report(self, level: str, message: str, needle: str, fence: str | None = None) -> None:
         """A handler's warning (a claim that does not hold), located at its fence's line."""
@@ -419,6 +426,10 @@ class LdrExtension(Extension):
         self.config = {
             "root": [".", "the project root (holds proofs/, drawings/, pyproject.toml)"],
             "raise_errors": [True, "raise on bad directives (the MkDocs plugin collects them)"],
+            "proofs_dir": ["proofs", "the proof scripts' folder, relative to root"],
+            "drawings_dir": ["drawings", "the Excalidraw scenes' folder, relative to root"],
+            "results_dir": ["", "the records' folder (default: <proofs_dir>/_results)"],
+            "torch": ["", "the torch pin (default: pyproject.toml, then requirements.txt)"],
         }
         self.state: LdrState | None = kwargs.pop("state", None)
         super().__init__(**kwargs)
@@ -427,8 +438,12 @@ class LdrExtension(Extension):
         if self.state is None:
             from . import zensical  # under Zensical's renderer: one state per project (zensical.py)
 
-            self.state = zensical.attach(md, self) or LdrState(
-                Path(self.getConfig("root")), raise_errors=self.getConfig("raise_errors"))
+            self.state = zensical.attach(md, self)
+        if self.state is None:
+            root = Path(self.getConfig("root"))
+            layout = Layout.at(root, self.getConfig("proofs_dir"), self.getConfig("drawings_dir"),
+                               self.getConfig("results_dir") or None, self.getConfig("torch") or None)
+            self.state = LdrState(root, raise_errors=self.getConfig("raise_errors"), layout=layout)
         md.ldr_state = self.state
         md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)
         md.inlinePatterns.register(_ValuePattern(self.state, md), "ldr_value", 175)

@@ -1,12 +1,15 @@
 """The MkDocs plugin: wires build events to the core and nothing more.
 
 * on_startup: note whether this is ``mkdocs serve``;
-* on_config: register the fences with superfences and the ``ldr`` Markdown extension;
+* on_config: register the fences with superfences and the ``ldr`` Markdown extension; link the
+  package's own stylesheets (cards, excerpts, values, figures: core/assets.py) on every page;
 * on_pre_build: run the proofs whose records are missing or stale; under ``mkdocs serve``
   hand them to a background scheduler instead (background.py), so that no request waits on
   a proof: pages show the last record marked "re-running" (or a "running now" card), and each
   record written triggers a rebuild;
-* on_files: publish ``proofs/*.py`` and ``drawings/*.excalidraw`` at stable URLs;
+* on_files: publish the downloads (downloads.py: ``proofs/*.py``, their helpers, one
+  ``proofs/<name>.ipynb`` notebook per proof, ``drawings/*.excalidraw``) at stable URLs (whatever
+  the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
 * on_page_markdown / on_page_content: tell the extension which page it renders, then report
   what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
   on the page and logged as warnings, so that the server keeps answering; proof failures are
@@ -33,6 +36,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
@@ -40,10 +44,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
 
+from build_hooks.core import assets
 from build_hooks.core.background import Scheduler
 from build_hooks.core.defer import restore
+from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import LdrError
+from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
+from build_hooks.core.progress import Estimate
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
 from build_hooks.core.publish import published
@@ -62,6 +70,14 @@ class LdrConfig(Config):
     """Run missing or stale proofs during the build (off: only use the records)."""
     background = c.Type(bool, default=True)
     """Under `mkdocs serve`, run them in the background instead of inside the build."""
+    proofs_dir = c.Type(str, default="proofs")
+    """The proof scripts' folder, relative to mkdocs.yml (published at proofs/ whatever its name)."""
+    drawings_dir = c.Type(str, default="drawings")
+    """The Excalidraw scenes' folder, relative to mkdocs.yml (published at drawings/)."""
+    results_dir = c.Optional(c.Type(str))
+    """The result store (default: <proofs_dir>/_results)."""
+    torch = c.Optional(c.Type((str, int, float)))
+    """The torch pin, e.g. "2.14.1" (default: pyproject.toml, then requirements.txt: see core/pin.py)."""
 
 
 class LdrPlugin(BasePlugin[LdrConfig]):
@@ -79,15 +95,28 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_startup(self, *, command, dirty):
         # Defining on_startup also keeps this object across `mkdocs serve` rebuilds.
         self.serving = command == "serve"
+        self.command = command
 
     def on_config(self, config):
+        if not self.serving:  # `mkdocs serve` sets site_url to its own address
+            problem = site_url_problem(config.site_url, getattr(self, "command", "build"))
+            if problem:
+                (log.warning if problem[0] == "warning" else log.info)(problem[1])
         root = Path(config.config_file_path or ".").resolve().parent
         mode = None if self.config.mode == "auto" else self.config.mode
         try:
-            self.library = Library(root, self.config.python, mode, self.config.jobs)
+            self.layout = Layout.at(root, self.config.proofs_dir, self.config.drawings_dir,
+                                    self.config.results_dir, self.config.torch)
+            self.library = Library(root, self.config.python, mode, self.config.jobs, layout=self.layout)
+            self.assets = assets.site_assets()
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
+        # The package's stylesheets come first, so that the site's own extra_css overrides them.
+        sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
+        config.extra_css[:0] = sheets
+        scripts = {str(item) for item in config.extra_javascript}
+        config.extra_javascript.extend(uri for uri in assets.scripts() if uri not in scripts)
         extensions = config.markdown_extensions
         for name in ("build_hooks.adapters.markdown", "ldr"):  # listed for Zensical; this instance replaces it
             if name in extensions:
@@ -119,15 +148,18 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             return
         if not todo:
             return
-        log.info(f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}")
+        estimate = Estimate.for_run(library, todo)
+        log.info(f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}{estimate.plan_note()}")
         started = time.perf_counter()
 
         def done(proof, result, record):
+            estimate.finished(proof.name)
             outcome = "ok" if result.ok else result.describe()
-            log.info(f"{proof.name} on {record.device_class}: {outcome} ({result.wall_s:.2f} s)")
+            log.info(f"[{estimate.done}/{estimate.count}] {proof.name} on {record.device_class}: {outcome} "
+                     f"({result.wall_s:.2f} s){estimate.left_note()}")
 
         try:
-            library.run(on_done=done)
+            library.run(on_start=lambda proof: estimate.started(proof.name), on_done=done)
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
         log.info(f"proofs done in {time.perf_counter() - started:.2f} s")
@@ -138,20 +170,24 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         for file in list(files):
             if file.src_uri in mirrored:
                 files.remove(file)
-        # Local helpers (proofs/_*.py) are published when a proof imports them; records never.
-        helpers = {name for proof in self.library.proofs.values() for name, _ in proof.helpers}
-        for folder, pattern in (("proofs", "*.py"), ("drawings", "*.excalidraw")):
-            for path in sorted((root / folder).glob(pattern)):
-                if path.name.startswith("_") and not (folder == "proofs" and path.name in helpers):
-                    continue
-                uri = f"{folder}/{path.name}"
-                if files.get_file_from_path(uri) is None:
-                    files.append(File.generated(config, uri, abs_src_path=str(path)))
+        # Scripts, the helpers they import, notebooks and drawings; records never (downloads.py).
+        for uri, source in for_library(self.library):
+            if files.get_file_from_path(uri) is None:
+                if isinstance(source, bytes):
+                    files.append(File.generated(config, uri, content=source))
+                else:
+                    files.append(File.generated(config, uri, abs_src_path=str(source)))
+        for uri, path in self.assets:  # the package's own CSS and fonts; a site file of that name wins
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(path)))
         cards: dict[str, list[tuple[str, str]]] = {}
+        pages = []
         for file in files.documentation_pages():
+            pages.append((file.src_uri, _url(file.url), file.content_string))
             for name in card_names(file.content_string):
                 cards.setdefault(name, []).append((file.src_uri, _url(file.url)))
         self.state.card_urls = cards
+        self.state.site_pages = pages  # for the proofs index and the exercises
         return files
 
     def on_page_markdown(self, markdown, page, config, files):
@@ -221,8 +257,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             server.watch(str(self.trigger), recursive=False)
         if missed:  # a background run ended during the first build
             self._request_rebuild()
-        for folder in ("proofs", "drawings"):
-            path = self.library.root / folder
+        for path in (self.layout.proofs, self.layout.drawings):
             if path.is_dir():
                 # Not recursive: records written to proofs/_results must not trigger a rebuild.
                 server.watch(str(path), recursive=False)
@@ -247,7 +282,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     # -- background proofs (mkdocs serve) -------------------------------------------------
     def _schedule(self, todo) -> None:
         if self.scheduler is None:
-            library = Library(self.library.root, self.library.python, self.library.mode, self.library.slots)
+            library = Library(self.library.root, self.library.python, self.library.mode, self.library.slots,
+                              layout=self.layout)
             self.scheduler = Scheduler(library, on_change=self._request_rebuild, report=_report)
         self.scheduler.submit(todo)
         self.state.rerunning = self.scheduler.pending()
@@ -279,3 +315,29 @@ def _report(level: str, message: str) -> None:
 def _url(url: str) -> str:
     """MkDocs names the home page both "" and "./"; use one spelling."""
     return "" if url in ("", "./", ".") else url
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
+
+
+def site_url_problem(site_url: str | None, command: str) -> tuple[str, str] | None:
+    """What is wrong with ``site_url`` for a build that may be published: (level, message).
+
+    A loopback address is a warning (an error under --strict): canonical links and the sitemap
+    would send readers to their own machine. An unset one is a note for `mkdocs build` (the site
+    works, without canonical links, sitemap addresses or instant navigation) and a warning
+    for `mkdocs gh-deploy`, which publishes it."""
+    fix = ("set site_url to the address the site is published at (e.g. `site_url: !ENV SITE_URL` in "
+           "mkdocs.yml and `SITE_URL=https://you.github.io/repo/ mkdocs build`, as the pages "
+           "workflow does), or preview with `mkdocs serve`, which sets its own")
+    if not site_url:
+        if command == "gh-deploy":
+            return "warning", f"site_url is not set, and gh-deploy publishes this build; fix: {fix}"
+        return "info", ("site_url is not set: this build has no canonical links, its sitemap no "
+                        "addresses, and instant navigation falls back to full page loads. To "
+                        f"publish it, {fix}")
+    host = (urlsplit(site_url).hostname or "").lower()
+    if host in LOOPBACK or host.startswith("127."):
+        return "warning", (f"site_url is {site_url}, a loopback address: the built site's canonical "
+                           f"links and sitemap would point readers at their own machine; fix: {fix}")
+    return None

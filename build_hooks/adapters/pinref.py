@@ -131,7 +131,7 @@ class PinPreprocessor(Preprocessor):
 
     def pin(self) -> str | None:
         try:
-            return pinned_torch(self.state.root)
+            return pinned_torch(self.state.root, self.state.layout.torch)
         except LdrError:
             return None
 
@@ -144,7 +144,7 @@ class PinPreprocessor(Preprocessor):
             if "{{" in line and VALUE.search(line):
                 try:
                     if pin is None:
-                        pinned_torch(self.state.root)  # raises, naming pyproject.toml
+                        pinned_torch(self.state.root, self.state.layout.torch)  # raises, naming where it looked
                     line = substitute(line, pin)
                 except LdrError as exc:
                     self.state.fail(exc, number)
@@ -165,7 +165,7 @@ class SourceLinks(Treeprocessor):
             if not href.startswith(SCHEME):
                 continue
             try:
-                link.set("href", source_url(pinned_torch(self.state.root), href[len(SCHEME):]))
+                link.set("href", source_url(pinned_torch(self.state.root, self.state.layout.torch), href[len(SCHEME):]))
             except LdrError as exc:
                 link.set("href", "#")
                 self.state.fail(exc, self.state.find_line(href))

@@ -33,6 +33,8 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
+from build_hooks.core.assets import site_assets
+from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.publish import Entry, publish
@@ -79,20 +81,10 @@ def _say(level: str, message: str) -> None:
 
 # -- publishing -----------------------------------------------------------------------------
 def site_files(library: Library) -> list[Entry]:
-    """Every file the site offers beside its pages, as ``(uri, file or bytes)``: the scripts,
-    the helpers a proof imports and the drawings, as the plugin's ``on_files`` publishes them.
-
-    The one place to add more: the notebooks (``build_hooks.core.downloads.for_library``) and the
-    package's own stylesheets and fonts (``build_hooks.core.assets.site_assets``) go here."""
-    root = library.root
-    helpers = {name for proof in library.proofs.values() for name, _ in proof.helpers}
-    out: list[Entry] = []
-    for folder, pattern in (("proofs", "*.py"), ("drawings", "*.excalidraw")):
-        for path in sorted((root / folder).glob(pattern)):
-            if path.name.startswith("_") and not (folder == "proofs" and path.name in helpers):
-                continue
-            out.append((f"{folder}/{path.name}", path))
-    return out
+    """Every file the site offers beside its pages, as ``(uri, file or bytes)``, as the plugin's
+    ``on_files`` publishes them: the downloads (scripts, the helpers they import, notebooks,
+    drawings) and the package's own stylesheets and fonts."""
+    return [*for_library(library), *site_assets()]
 
 
 # -- the session: one per project and process ------------------------------------------------

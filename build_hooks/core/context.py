@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import DirectiveError
+from .layout import Layout
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,12 @@ class Context:
     lookup: Callable[[str], dict[str, ProofData]] | None = None
     """Proof name -> {device_class: ProofData}; raises DirectiveError for an unknown proof."""
     extra: dict = field(default_factory=dict)
+    layout: Layout | None = None
+    """Where proofs, records and drawings live (default: ``Layout.at(root)``; see layout.py)."""
+
+    @property
+    def folders(self) -> Layout:
+        return self.layout if self.layout is not None else Layout.at(self.root)
 
     def records(self, name: str) -> dict[str, ProofData]:
         """Every recorded device class of a proof (at least one entry)."""

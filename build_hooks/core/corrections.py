@@ -29,8 +29,9 @@ from .discovery import discover
 from .drift import claims_api, found_claims, holds, ratio
 from .errors import DirectiveError, LdrError
 from .history import all_versions, records_at
+from .locate import Section, section_at, sections
 from build_hooks.render.values import format_value
-from .store import Store
+from .layout import Layout
 
 KEYS = {"torch", "date", "note"}
 
@@ -41,8 +42,9 @@ class Upgrade:
     to_version: str
     date: str = ""
     note: str = ""
-    values: list[tuple[int, str, str, str]] = field(default_factory=list)  # line, what, old, new
-    claims: list[tuple[int, str, str]] = field(default_factory=list)  # line, status, check
+    # Where each change sits is the section of the page (a heading the reader can see), not a line.
+    values: list[tuple[Section | None, str, str, str]] = field(default_factory=list)  # where, what, old, new
+    claims: list[tuple[Section | None, str, str]] = field(default_factory=list)  # where, status, check
     recorded: bool = True
 
 
@@ -94,13 +96,14 @@ def shown(value, fmt: str) -> str:
         return describe(value)
 
 
-def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto") -> list[Upgrade]:
-    store = Store(Path(root) / "proofs")
-    proofs = discover(Path(root) / "proofs")
+def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", layout=None) -> list[Upgrade]:
+    layout = layout if layout is not None else Layout.at(root)  # the proofs_dir and results_dir options
+    store, proofs = layout.store(), discover(layout.proofs)
     api = claims_api() if api == "auto" else api
     versions = all_versions(store)
     quoted = page_quotes(page_text)
     claims = found_claims(api, page_text)
+    headings = sections(page_text)
     out = []
     for before, after in zip(versions, versions[1:]):
         old, new = records_at(store, before), records_at(store, after)
@@ -126,7 +129,7 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto") -> 
                 continue
             then_text, now_text = shown(a, fmt), shown(b, fmt)
             if then_text != now_text:  # a move the page's own format hides is no correction
-                upgrade.values.append((line, f"{proof}.{key}", then_text, now_text))
+                upgrade.values.append((section_at(headings, line), f"{proof}.{key}", then_text, now_text))
         for line, proof, check in claims:
             device_class, now = pick(new, str(proof), None)
             then = old.get((str(proof), device_class)) if device_class else None
@@ -134,14 +137,21 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto") -> 
                 continue
             was, now_holds = holds(api, check, then.data), holds(api, check, now.data)
             if was and not now_holds:
-                upgrade.claims.append((line, "broke", str(check)))
+                upgrade.claims.append((section_at(headings, line), "broke", str(check)))
             elif now_holds and not was:
-                upgrade.claims.append((line, "holds now", str(check)))
+                upgrade.claims.append((section_at(headings, line), "holds now", str(check)))
         out.append(upgrade)
     for version, note in notes.items():
         if version not in versions[1:]:
             out.append(Upgrade(None, version, recorded=False, **note))
     return out
+
+
+def where_html(where: Section | None) -> str:
+    """"In <section>: ", linked to the heading the reader sees; the page's opening has none."""
+    if where is None:
+        return "Opening: "
+    return f'In <a href="#{escape(where.anchor)}">{escape(where.title)}</a>: '
 
 
 def render(items: list[Upgrade]) -> str:
@@ -157,11 +167,11 @@ def render(items: list[Upgrade]) -> str:
         if item.note:
             head += f': <span class="ldr-corrections__note">{escape(item.note)}</span>'
         parts.append(f'<li class="ldr-corrections__upgrade" data-torch="{escape(item.to_version)}"><p>{head}</p>')
-        rows = [f'<li class="ldr-corrections__value">line {line}: <code>{escape(what)}</code> '
-                f'<del>{escape(a)}</del> → <ins>{escape(b)}</ins></li>' for line, what, a, b in item.values]
+        rows = [f'<li class="ldr-corrections__value">{where_html(where)}<code>{escape(what)}</code> '
+                f'<del>{escape(a)}</del> → <ins>{escape(b)}</ins></li>' for where, what, a, b in item.values]
         rows += [f'<li class="ldr-corrections__claim ldr-corrections__claim--{escape(status.replace(" ", "-"))}">'
-                 f"line {line}: claim {escape(status)}: <code>{escape(check)}</code></li>"
-                 for line, status, check in item.claims]
+                 f"{where_html(where)}claim {escape(status)}: <code>{escape(check)}</code></li>"
+                 for where, status, check in item.claims]
         if rows:
             parts.append('<ul class="ldr-corrections__changes">' + "".join(rows) + "</ul>")
         elif item.recorded:
@@ -186,4 +196,4 @@ def render_fence(options: dict, ctx) -> str:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DirectiveError(f"cannot read {path} to find its quoted values ({exc})") from None
-    return render(upgrades(ctx.root, text, notes))
+    return render(upgrades(ctx.root, text, notes, layout=ctx.folders))

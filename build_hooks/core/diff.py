@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .datalines import parse_output
+from .errors import LdrError
 from .library import Library
 from .store import Record
 
@@ -96,8 +97,27 @@ def quoted_at(values: dict[tuple[str, str], list[str]], proof: str, key: str) ->
     return out
 
 
+def check_revision(root: Path, rev: str) -> str:
+    """The commit ``rev`` names in the repository at ``root``; an error naming it otherwise (a
+    revision that does not exist must not read as "every record is new")."""
+    try:
+        found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
+                               cwd=root, capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:
+        raise LdrError("a diff compares with a git revision, and git is not installed") from None
+    if found.returncode == 0:
+        return found.stdout.strip()
+    inside = subprocess.run(["git", "rev-parse", "--git-dir"], cwd=root, capture_output=True, text=True, timeout=60)
+    if inside.returncode != 0:
+        raise LdrError(f"{root} is not in a git repository, so there is no revision {rev!r} to compare "
+                       "with; fix: run it in a clone of the project")
+    raise LdrError(f"no git revision {rev!r} in the repository at {root}; fix: name a commit, "
+                   "branch or tag (`git log --oneline` lists them), or leave it out to compare with HEAD")
+
+
 def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
     root = library.root
+    check_revision(root, rev)
     values, excerpts = quotes(root)
     out = []
     for proof, device_class in sorted(library.store.known()):

@@ -278,8 +278,9 @@ def render_fence(options: dict, ctx) -> str:
     if unknown:
         raise DirectiveError(f"drift-report takes `from:` and `to:` (torch versions), not {', '.join(sorted(unknown))}")
     try:
-        report = compute(ctx.root, from_version=_version(options.get("from")),
-                         to_version=_version(options.get("to")))
+        folders = ctx.folders  # the proofs_dir and results_dir options
+        report = compute(ctx.root, folders.store(), from_version=_version(options.get("from")),
+                         to_version=_version(options.get("to")), proofs=discover(folders.proofs))
     except LdrError as exc:
         raise DirectiveError(f"drift-report: {exc}") from None
     return html_fragment(report)

@@ -18,6 +18,7 @@ from .datalines import parse_output
 from .discovery import Proof, discover
 from .errors import DirectiveError, StoreError
 from .history import write_record
+from .layout import Layout
 from .pin import pinned_torch, public_version
 from .runner import Job, Runner, RunResult, shared_runner
 from .shards import is_foreign
@@ -87,13 +88,14 @@ def tail(lines: list[str], count: int = 12) -> list[str]:
 
 class Library:
     def __init__(self, root: Path, python: str | None = None, mode: str | None = None,
-                 slots: int | None = None, store: Store | None = None):
+                 slots: int | None = None, store: Store | None = None, layout: Layout | None = None):
         self.root = Path(root).resolve()
-        self.proofs_dir = self.root / "proofs"
-        self.store = store if store is not None else Store(self.proofs_dir)  # a shard: shards.py
+        self.layout = layout if layout is not None else Layout.at(self.root)  # folders and pin option
+        self.proofs_dir = self.layout.proofs
+        self.store = store if store is not None else Store(self.proofs_dir, self.layout.results)  # a shard: shards.py
         self.lock_path = self.root / ".cache" / "ldr" / "store.lock"
         self.python, self.mode, self.slots = python, mode, slots
-        self.pin = pinned_torch(self.root)
+        self.pin = pinned_torch(self.root, self.layout.torch)
         self.proofs: dict[str, Proof] = {}
         self.diagnostics: list[Diagnostic] = []
         self._runner: Runner | None = None
@@ -303,7 +305,7 @@ class Library:
         if proof is None:
             raise DirectiveError(
                 f"unknown proof {name!r}; known proofs: {', '.join(self.proofs) or '(none)'}; "
-                f"fix: check the name or add proofs/{name}.py"
+                f"fix: check the name or add {self.layout.shown(self.proofs_dir)}/{name}.py"
             )
         out, corrupt = {}, []
         for device_class, item in self.store.records(name).items():

@@ -1,41 +1,104 @@
-"""The pinned torch version: read once from pyproject.toml, the single source of truth."""
+"""The pinned torch version: one per project, read from the first place that names it.
+
+Precedence (the first that pins torch wins; the later ones are not read):
+
+1. the ``torch`` option of the site's configuration (the MkDocs plugin's ``torch: "2.14.1"``,
+   or the Markdown extension's), passed in as ``configured``;
+2. ``pyproject.toml`` beside the site: an exact ``torch==X`` in ``[project].dependencies``;
+3. ``requirements.txt`` beside the site: an exact ``torch==X`` line.
+
+A pyproject.toml that does not parse is an error, not a file to skip (it would hide its pin);
+one that exists but pins no torch passes the question on. When none pins it the error names
+every place it looked and what it found there.
+"""
 
 from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .errors import PinError
 
-_PIN = re.compile(r"^\s*torch\s*==\s*([0-9][0-9A-Za-z.+!-]*)\s*(;.*)?$")
+_VERSION = r"[0-9][0-9A-Za-z.+!-]*"
+_PIN = re.compile(rf"^\s*torch\s*==\s*({_VERSION})\s*(;.*)?$")
+_BARE = re.compile(rf"^\s*(?:torch\s*==\s*)?({_VERSION})\s*$")
+OPTION = "the `torch` option"
+FILES = ("pyproject.toml", "requirements.txt")
 
 
-@lru_cache(maxsize=8)
-def _read(pyproject: Path, mtime_ns: int) -> str:
+@dataclass(frozen=True)
+class Pin:
+    version: str
+    source: str
+    """Where it came from: ``the `torch` option``, or the path of the file."""
+
+
+@lru_cache(maxsize=16)
+def _read_pyproject(path: Path, mtime_ns: int) -> str | None:
     try:
-        doc = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise PinError(f"{pyproject}: cannot read the torch pin ({exc})") from exc
-    for dep in doc.get("project", {}).get("dependencies", []):
-        match = _PIN.match(dep)
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
+    deps = doc.get("project", {}).get("dependencies", [])
+    for dep in deps if isinstance(deps, list) else []:
+        match = _PIN.match(dep) if isinstance(dep, str) else None
         if match:
             return match.group(1)
+    return None
+
+
+@lru_cache(maxsize=16)
+def _read_requirements(path: Path, mtime_ns: int) -> str | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
+    for line in text.splitlines():
+        match = _PIN.match(line.split(" #", 1)[0].split("\t#", 1)[0])
+        if match:
+            return match.group(1)
+    return None
+
+
+def _configured(value: object) -> str:
+    match = _BARE.match(value) if isinstance(value, str) else None
+    if not match:
+        raise PinError(f"{OPTION} is {value!r}, not a torch version; fix: write the exact version, "
+                       'e.g. torch: "2.14.1" (quoted, so that YAML keeps it text)')
+    return match.group(1)
+
+
+def find_pin(root: Path, configured: object = None) -> Pin:
+    """The pin for the project at ``root``, and where it was found (see the module docstring)."""
+    if configured is not None and configured != "":
+        return Pin(_configured(configured), OPTION)
+    looked = [f"{OPTION}: not set"]
+    for name, read in zip(FILES, (_read_pyproject, _read_requirements)):
+        path = Path(root).resolve() / name
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            looked.append(f"{path}: not found")
+            continue
+        version = read(path, mtime)
+        if version is not None:
+            return Pin(version, str(path))
+        where = "[project].dependencies has" if name == "pyproject.toml" else "has"
+        looked.append(f"{path}: {where} no exact torch pin")
     raise PinError(
-        f"{pyproject}: [project].dependencies has no exact torch pin; "
-        "add a line like \"torch==2.13.0\""
+        "no torch pin found; looked at " + "; ".join(looked) + ". Fix: pin the torch the proofs "
+        'run under in one of them: `torch: "2.14.1"` under the ldr plugin in mkdocs.yml, '
+        '"torch==2.14.1" in [project].dependencies of pyproject.toml, or a line torch==2.14.1 '
+        "in requirements.txt"
     )
 
 
-def pinned_torch(root: Path) -> str:
-    """The torch version pinned in ``root/pyproject.toml`` (e.g. ``"2.13.0"``)."""
-    pyproject = Path(root) / "pyproject.toml"
-    try:
-        mtime = pyproject.stat().st_mtime_ns
-    except OSError as exc:
-        raise PinError(f"{pyproject}: not found; the torch pin lives there") from exc
-    return _read(pyproject, mtime)
+def pinned_torch(root: Path, configured: object = None) -> str:
+    """The pinned torch version (e.g. ``"2.14.1"``) for the project at ``root``."""
+    return find_pin(root, configured).version
 
 
 def public_version(version: str) -> str:

@@ -184,7 +184,7 @@ class Runner:
             )
         if self.pin and not matches_pin(self.hello["torch"], self.pin):
             raise PinError(
-                f"proofs must run under torch {self.pin} (pinned in pyproject.toml) but "
+                f"proofs must run under torch {self.pin} (the project's pin) but "
                 f"{self.python} has torch {self.hello['torch']}; fix: `{self.python} -m pip install "
                 f"torch=={self.pin}`, or point LDR_PYTHON (or the plugin's `python` option) at an "
                 "interpreter that has it"

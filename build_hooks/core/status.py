@@ -34,8 +34,16 @@ def _reasons(state: ProofState) -> list[str]:
     if failure:
         return [f"last run {failure.message}"]
     if record and not record.ok:
-        return [f"never succeeded: {record.status}"]
+        return [f"never succeeded: {ended(record)}"]
     return list(record.problems) if record else []
+
+
+def ended(record) -> str:
+    """How a run that never succeeded ended, from its record, in the runner's own words."""
+    from .runner import RunResult
+
+    return RunResult(record.proof, record.status, record.returncode, record.signal, record.wall_s,
+                     "", "").describe()
 
 
 def _record_entry(library: Library, state: ProofState) -> dict:

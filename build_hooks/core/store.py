@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import tempfile
 import time
 from dataclasses import MISSING, asdict, dataclass, field, fields
@@ -162,8 +163,8 @@ _PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}
 
 
 class Store:
-    def __init__(self, proofs_dir: Path):
-        self.dir = Path(proofs_dir) / RESULTS_DIR
+    def __init__(self, proofs_dir: Path, results_dir: Path | None = None):
+        self.dir = Path(results_dir) if results_dir is not None else Path(proofs_dir) / RESULTS_DIR
 
     def path(self, proof: str, device_class: str) -> Path:
         return self.dir / f"{proof}.{device_class}.json"
@@ -280,12 +281,29 @@ def _umask() -> int:
     return _UMASK[0]
 
 
+LOCK_PATIENCE = 1.0  # seconds of waiting on the store lock before saying who holds it
+
+
+def _holder_note() -> str:
+    """Who takes the lock: written into the lock file, read by whoever waits for it."""
+    words = [os.path.basename(w) if os.sep in w and os.path.isfile(w) else w for w in sys.orig_argv]
+    command = " ".join(words)
+    return f"pid {os.getpid()} ({command[:117] + '...' if len(command) > 120 else command}), " \
+           f"since {time.strftime('%H:%M:%S')}"
+
+
+def _say_waiting(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 @contextlib.contextmanager
-def store_lock(lock_path: Path, wait: bool = True):
+def store_lock(lock_path: Path, wait: bool = True, on_wait=_say_waiting):
     """An exclusive lock held while proofs run and records are written, so that a build and
     a running `mkdocs serve` never run the same proof at once (POSIX; elsewhere a no-op).
 
-    Yields True when held; with ``wait=False`` it yields False at once if another holds it."""
+    Yields True when held; with ``wait=False`` it yields False at once if another holds it.
+    A wait longer than LOCK_PATIENCE calls ``on_wait`` once with "waiting for the store lock
+    held by pid N (command)" (the holder writes that into the lock file)."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
@@ -293,12 +311,35 @@ def store_lock(lock_path: Path, wait: bool = True):
         yield True
         return
     with open(lock_path, "a+") as handle:
+        if not _try_lock(fcntl, handle):
+            if not wait:
+                yield False
+                return
+            deadline = time.monotonic() + LOCK_PATIENCE
+            while not _try_lock(fcntl, handle):
+                if time.monotonic() >= deadline:
+                    holder = ""
+                    with contextlib.suppress(OSError):
+                        holder = lock_path.read_text(encoding="utf-8", errors="replace").strip()
+                    on_wait(f"waiting for the store lock held by {holder or 'another process'} "
+                            f"({lock_path}): it is released when that run has recorded its proofs")
+                    fcntl.flock(handle, fcntl.LOCK_EX)
+                    break
+                time.sleep(0.05)
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            yield False
-            return
-        try:
+            with contextlib.suppress(OSError):
+                handle.seek(0)
+                handle.truncate()
+                handle.write(_holder_note() + "\n")
+                handle.flush()
             yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _try_lock(fcntl, handle) -> bool:
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True

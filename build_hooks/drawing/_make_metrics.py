@@ -1,6 +1,6 @@
 """Regenerate ``metrics.json`` (glyph advance widths) from the committed woff2 fonts.
 
-Run at commit time only, when the fonts under ``theme/drawing/fonts/`` change:
+Run at commit time only, when the fonts under ``build_hooks/assets/fonts/`` change:
 
     pip install --target /tmp/ftlib fonttools brotli
     PYTHONPATH=/tmp/ftlib python -m build_hooks.drawing._make_metrics
@@ -15,10 +15,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .fonts import FAMILIES
+from .fonts import FAMILIES, FONTS_DIR as FONTS
 
-ROOT = Path(__file__).resolve().parents[2]
-FONTS = ROOT / "theme" / "drawing" / "fonts"
 OUT = Path(__file__).with_name("metrics.json")
 
 

@@ -18,7 +18,7 @@ def draw_command(argv: list[str]) -> int:
     ap.add_argument("--raw", action="store_true", help="keep the scene's colours (no palette variables)")
     ap.add_argument("--fonts", choices=("embed", "link", "none"), default="embed",
                     help="embed the fonts the text uses (default), link to them under --font-url, "
-                         "or leave them out (the site declares them in drawing.css)")
+                         "or leave them out (the site declares them in ldr-drawing.css)")
     ap.add_argument("--font-url", default="fonts/", metavar="PREFIX",
                     help="where --fonts link finds the woff2 files (default: fonts/ beside the SVG)")
     args = ap.parse_args(argv)

@@ -1,7 +1,7 @@
 """Measuring fidelity against Excalidraw's official exporter (tests and the bench use this).
 
 * ``standalone(svg)``: our SVG with the committed fonts inlined as data URLs, so it rasterises
-  offline exactly as the site shows it (the site itself links ``drawing.css`` instead).
+  offline exactly as the site shows it (the site itself links ``ldr-drawing.css`` instead).
 * ``snap(svgs, scale)``: SVG -> PNG with headless Debian chromium through Playwright for Python,
   the same page and screenshot as the oracle's ``snap.mjs``.
 * ``fscore(ref_png, cand_png)``: the ink F-score of the oracle's ``compare.py`` (run as is).

@@ -22,7 +22,10 @@ from build_hooks.core.options import check_options
 from .cache import default_dir, render_file
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes
-EDIT_TEXT = "open it in Excalidraw and edit it"
+EDIT_TEXT = "download the scene (.excalidraw)"
+EDIT_HOW = ("; to edit it, open {site} and choose Open in its menu, or drop the file on the canvas")
+EXCALIDRAW = "https://excalidraw.com/"  # a plain link the reader may follow; the page fetches nothing
+ZOOM_HINT = "Tap the drawing to see it full screen; pinch or scroll to zoom."
 
 
 def _scene_text(path: Path) -> str:
@@ -41,7 +44,7 @@ def _resolve(options: dict, ctx) -> tuple[str, Path]:
     if not isinstance(src, str) or not src.strip():
         raise DirectiveError("figure: no drawing given; write `src: name.excalidraw` (a file under drawings/)")
     src = src.strip().removeprefix("drawings/")
-    base = (Path(ctx.root) / "drawings").resolve()
+    base = ctx.folders.drawings  # the drawings_dir option (default: drawings/)
     path = (base / src).resolve()
     if base not in path.parents or not src.endswith(".excalidraw"):
         raise DirectiveError(f"figure: {src!r} is not a .excalidraw file under drawings/; "
@@ -70,7 +73,9 @@ def render_fence(options: dict, ctx) -> str:
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(str(alt), quote=True)}" ', 1)
     caption = options.get("caption")
     link = (f'<a class="ldr-figure-edit" href="{escape(ctx.site_path("drawings/" + src), quote=True)}" download>'
-            f"{EDIT_TEXT}</a>")
+            f"{EDIT_TEXT}</a>" + EDIT_HOW.format(site=f'<a href="{EXCALIDRAW}">excalidraw.com</a>'))
     cap = f"{escape(str(caption))} " if caption else ""
-    return (f'<figure class="ldr-figure" id="figure-{ident}">{svg}'
-            f"<figcaption>{cap}<span class=\"ldr-figure-source\">({link})</span></figcaption></figure>")
+    # theme/assets/js/figure-zoom.js shows the hint once a tap can open the drawing full screen
+    hint = f'<span class="ldr-figure-hint" hidden>{ZOOM_HINT}</span> '
+    return (f'<figure class="ldr-figure" id="figure-{ident}" data-ldr-zoom>{svg}'
+            f"<figcaption>{cap}{hint}<span class=\"ldr-figure-source\">({link})</span></figcaption></figure>")

@@ -2,7 +2,7 @@
 
 The ids and vertical metrics are Excalidraw's (``FONT_FAMILY`` and ``FONT_METRICS`` in its
 constants); the woff2 files come from the ``@excalidraw/excalidraw@0.18.1`` npm package and live
-under ``theme/drawing/fonts/`` with their licences. Figures name the family; ``drawing.css``
+under ``build_hooks/assets/fonts/`` with their licences. Figures name the family; ``ldr-drawing.css``
 declares the faces, so no figure carries a font of its own.
 """
 
@@ -62,7 +62,7 @@ FAMILIES: dict[int, Family] = {
 }
 
 DEFAULT_FAMILY = 5  # Excalifont, what restore() gives a text element without fontFamily
-FONTS_DIR = Path(__file__).resolve().parents[2] / "theme" / "drawing" / "fonts"
+FONTS_DIR = Path(__file__).resolve().parents[1] / "assets" / "fonts"  # shipped with the package
 
 
 def family(fid: object) -> Family | None:

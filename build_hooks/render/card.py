@@ -33,7 +33,7 @@ def provenance_line(item: ProofData) -> str:
         f"Python {escape(p['python'])}",
         f"{escape(os_name)} {escape(p['machine'])}",
         f"measured <time datetime=\"{escape(p['measured_at'])}\">{escape(p['measured_at'])}</time>",
-        f"{p['wall_s']:.2f} s",
+        f"{p['wall_s']:,.2f} s",  # thousands grouped, as every number (render/numbers.py)
     ]
     return " · ".join(parts)
 
@@ -146,6 +146,14 @@ def needs_phrase(proof: Proof, download_href: str) -> str:
     return f"needs torch and {listed} beside it"
 
 
+def notebook_link(proof: Proof, download_href: str) -> str:
+    """The same proof as a notebook, published beside the script (core/downloads.py)."""
+    folder = download_href.rsplit("/", 1)[0] + "/" if "/" in download_href else ""
+    name = f"{proof.name}.ipynb"
+    return (f'<a class="ldr-proof__notebook" href="{escape(folder + name)}" download="{escape(name)}">'
+            f"or as a notebook, <code>{escape(name)}</code></a>")
+
+
 def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
                 source_html: str | None = None, rerunning: bool = False) -> str:
     accelerators = [d for d in ("cuda", "mps") if d in records]
@@ -189,7 +197,8 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
         f'<p class="ldr-proof__run"><a class="ldr-proof__download" href="{escape(download_href)}" '
         f'download="{escape(proof.path.name)}">Download and run it</a> '
         f"<code>python {escape(proof.path.name)}</code> "
-        f'<span class="ldr-proof__needs">{needs_phrase(proof, download_href)}</span></p>'
+        f'<span class="ldr-proof__needs">{needs_phrase(proof, download_href)}</span> · '
+        f'{notebook_link(proof, download_href)}</p>'
     )
     parts.append("</section>")
     return "\n".join(parts)

@@ -9,6 +9,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from build_hooks.core.diff import describe
+from build_hooks.render.numbers import count, group, sig
 
 if TYPE_CHECKING:
     from build_hooks.core.drift import Drift, ValueDrift
@@ -17,14 +18,21 @@ if TYPE_CHECKING:
 def ratio_text(value: ValueDrift) -> str:
     if value.ratio is None:
         return "added" if value.old is None else ("removed" if value.new is None else "changed")
-    return f"x{value.ratio:.3g}"
+    return f"x{sig(value.ratio)}"
+
+
+def value_text(value) -> str:
+    """A recorded value as the table shows it: numbers exact, thousands grouped (1,779.53)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return group(value)
+    return describe(value)
 
 
 def html_fragment(report: Drift) -> str:
     """The report as an HTML section (everything escaped), for a page or a standalone file."""
     fv, tv = escape(report.from_version), escape(report.to_version)
     out = [f'<section class="ldr-drift" data-from="{fv}" data-to="{tv}">',
-           f'<p class="ldr-drift__summary">torch {fv} → {tv}: {report.compared} record(s) compared, '
+           f'<p class="ldr-drift__summary">torch {fv} → {tv}: {count(report.compared, "record")} compared, '
            f"{len(report.proofs)} changed"
            + ("" if report.claims_checked else "; claims not checked") + ".</p>"]
     for p in report.proofs:
@@ -38,7 +46,7 @@ def html_fragment(report: Drift) -> str:
                 kind = "noise" if v.noise else "changed"
                 note = " (noise)" if v.noise else ""
                 out.append(f'<tr class="ldr-drift__value ldr-drift__value--{kind}"><td><code>{escape(v.key)}'
-                           f"</code></td><td>{escape(describe(v.old))}</td><td>{escape(describe(v.new))}</td>"
+                           f"</code></td><td>{escape(value_text(v.old))}</td><td>{escape(value_text(v.new))}</td>"
                            f"<td>{escape(ratio_text(v))}{note}</td><td>{escape(', '.join(v.quoted_at))}</td></tr>")
             out.append("</tbody></table>")
         if p.diff:

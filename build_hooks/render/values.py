@@ -4,13 +4,21 @@
 * ``words`` / ``words:N``: 1900000 -> "1.9 million"
 * ``bytes`` / ``bytes:N``: decimal units, 206500000 -> "206.5 MB"
 * ``ibytes`` / ``ibytes:N``: binary units, 32768 -> "32.0 KiB"
+
+Numbers follow the site's one rule (build_hooks/render/numbers.py): thousands are grouped
+with commas, so ``d``, ``.0f`` and ``.1%`` group as ``,d``, ``,.0f`` and ``,.1%`` do.
 """
 
 from __future__ import annotations
 
 import math
+import re
 
 from build_hooks.core.errors import DirectiveError
+from build_hooks.render.numbers import count, group
+
+# [[fill]align][sign][z][#][0][width][grouping][.precision][type]: where a grouping option goes
+SPEC = re.compile(r"^(?P<head>(?:.?[<>=^])?[+\- ]?z?#?0?\d*)(?P<group>[,_]?)(?P<tail>(?:\.\d+)?[dfF%]?)$")
 
 WORDS = [(1e12, "trillion"), (1e9, "billion"), (1e6, "million"), (1e3, "thousand")]
 DECIMAL = ["bytes", "kB", "MB", "GB", "TB"]
@@ -42,7 +50,9 @@ def _scaled(value: float, base: float, units: list[str], digits: int) -> str:
         size /= base
         unit = candidate
     if unit == units[0]:
-        return f"{int(value):,} {unit}" if float(value).is_integer() else f"{value:,.{digits}f} {unit}"
+        if float(value).is_integer():
+            return count(int(value), "byte") if unit == "bytes" else f"{int(value):,} {unit}"
+        return f"{value:,.{digits}f} {unit}"
     return f"{size:,.{digits}f} {unit}"
 
 
@@ -70,7 +80,8 @@ def format_value(value, fmt: str = "") -> str:
                                  "quote one of its items with a longer key")
         if isinstance(value, bool):
             return "true" if value else "false"
-        return f"{value:,}" if isinstance(value, int) else str(value)
+        return group(value) if isinstance(value, (int, float)) else str(value)
+    fmt = grouped_spec(fmt)
     try:
         if isinstance(value, int) and not isinstance(value, bool) and fmt[-1:] in "eEfFgG%":
             value = float(value)
@@ -80,3 +91,13 @@ def format_value(value, fmt: str = "") -> str:
             f"format {fmt!r} does not apply to {value!r} ({exc}); use a Python format spec "
             "like .2f or ,d, or words, bytes, ibytes"
         ) from exc
+
+
+def grouped_spec(fmt: str) -> str:
+    """A decimal, fixed-point or percent spec without a grouping option gets ``,`` added."""
+    match = SPEC.match(fmt)
+    if not match or match["group"] or not match["tail"] or match["tail"][-1:] not in "dfF%":
+        return fmt
+    if re.search(r"(?:^|\D)0\d*$", match["head"]):  # zero-padded ("05d"): the author wants digits
+        return fmt
+    return match["head"] + "," + match["tail"]

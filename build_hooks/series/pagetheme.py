@@ -3,7 +3,7 @@
 ``decorate_page`` is called by the plugin with each page's rendered content. It reads the
 floors a page's sections declare (``## Title { data-floor="dispatcher" }``), builds the depth
 meter as a ``<nav>`` (one entry per floor, top to bottom; floors that occur link to their first
-section) and returns it as ``{"ldr_meter": html}`` for ``theme/main.html``.
+section) and returns it as ``{"ldr_meter": html, "ldr_meter_empty": bool}`` for ``theme/main.html``.
 """
 
 from __future__ import annotations
@@ -139,4 +139,5 @@ def decorate_page(html: str, *, root: Path, page_path: str) -> tuple[str, dict, 
     if robots > 1:
         warnings.append(f"{page_path}: shows the robot {robots} times; the robot appears at most "
                         "once per page, keep the best line and remove the others")
-    return html, {"ldr_meter": render_meter(floors, sections)}, warnings
+    # a page with no floor shows no meter bar on phones (theme/partials/ldr-meter.html)
+    return html, {"ldr_meter": render_meter(floors, sections), "ldr_meter_empty": not sections}, warnings

@@ -34,11 +34,10 @@ def embedded(page, kind: str) -> dict:
 
 
 def fmt(v: float, digits: int = 3) -> str:
-    """What the readouts print (ldr.fmt in theme/assets/js/ldr-common.js)."""
-    if v == 0:
-        return "0"
-    dec = max(0, digits - 1 - math.floor(math.log10(abs(v))))
-    return f"{round(v):,}" if dec == 0 and abs(v) >= 1e4 else f"{v:.{dec}f}"
+    """What the readouts print (ldr.fmt in theme/assets/js/ldr-common.js mirrors it)."""
+    from build_hooks.render.numbers import sig
+
+    return sig(v, digits)
 
 
 def close_text(shown: str, value: float):

@@ -201,7 +201,8 @@ to: {PIN}
     note = note[: note.index("</aside>")]
     assert f"torch 2.12.0 → {PIN}" in note and '<time datetime="2026-12-01">' in note
     assert "The toll &lt;b&gt;rose&lt;/b&gt;; the prose says so." in note
-    assert "line 3: <code>toll.TOLL.small_us</code> <del>1.20</del> → <ins>1.50</ins>" in note
+    assert 'In <a href="#toll">Toll</a>: <code>toll.TOLL.small_us</code> <del>1.20</del> → <ins>1.50</ins>' in note
+    assert 'id="toll"' in html  # the anchor the note links to is the heading\'s own
     assert "TOLL.large_us" not in note  # moved within its measured noise
     assert "TOLL.rounded" not in note  # 2.01 -> 2.04 reads "2.0" both times on the page
     if drift.claims_api() is not None:
@@ -220,3 +221,33 @@ def test_corrections_fence_rejects_bad_entries(md, project):
     with pytest.raises(Refused, match="unknown field"):
         md(f"```corrections\n- torch: {PIN}\n  notes: typo\n```\n")
     assert 'hidden' in md("```corrections\n```\n")  # no upgrade recorded yet: nothing to show
+
+
+def test_sections_name_headings_as_the_toc_anchors_them():
+    from build_hooks.core.locate import section_at, sections
+
+    text = ("---\ntitle: T\n---\n# Part `one`: the map\n\nintro {{ a.B }}\n\n## Ideas\n\n```python\n# not a heading\n```\n"
+            "## Ideas\n\n### Own {#custom-id}\n\nbody\n")
+    found = sections(text)
+    assert [(s.line, s.title, s.anchor) for s in found] == [
+        (4, "Part one: the map", "part-one-the-map"), (8, "Ideas", "ideas"), (13, "Ideas", "ideas_1"),
+        (15, "Own", "custom-id")]
+    assert section_at(found, 6).anchor == "part-one-the-map"
+    assert section_at(found, 2) is None and section_at(found, 17).anchor == "custom-id"
+
+
+def test_sections_agree_with_the_toc_extension_on_every_chapter():
+    import re
+    from pathlib import Path
+
+    import markdown
+
+    from build_hooks.core.locate import sections
+
+    root = Path(__file__).resolve().parents[2] / "docs"
+    for page in ("part-00-the-map.md", "part-01-the-tensor.md"):
+        text = (root / page).read_text(encoding="utf-8")
+        body = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+        html = markdown.markdown(body, extensions=["toc", "attr_list", "md_in_html", "pymdownx.superfences"])
+        ids = re.findall(r'<h[1-6][^>]* id="([^"]+)"', html)
+        assert [s.anchor for s in sections(text)] == ids, page

@@ -210,7 +210,8 @@ def test_interrupting_ldr_run_stops_every_proof_process(project, tmp_path, quick
     proc.send_signal(how)
     out, err = proc.communicate(timeout=HANG)
     word = "interrupted" if how == signal.SIGINT else "terminated"
-    assert [line for line in err.splitlines() if line.strip()] == [
+    assert [line for line in err.splitlines() if line.strip()] == [  # after the plan, one line
+        "running 1 proof(s) (never recorded: no estimate)",
         f"ldr: {word}; stopped 1 running proof(s), nothing recorded for them"]
     assert proc.returncode == 128 + how
     assert gone(marker)

@@ -1,5 +1,5 @@
 """In a real browser: a figure's strokes, fills and text follow the scheme toggle (no filter), and
-its fonts come from theme/drawing/drawing.css."""
+its fonts come from the package's ldr-drawing.css."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from build_hooks.drawing.palette import dark_variant
 ROOT = Path(__file__).resolve().parents[2]
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8">
-<link rel="stylesheet" href="drawing/drawing.css">
+<link rel="stylesheet" href="drawing/ldr-drawing.css">
 <style>
   [data-md-color-scheme="default"] { --ldr-ink: #101010; --ldr-subject: #f08c00; --ldr-paper: #ffffff;
     --ldr-context: #868e96; --ldr-subject-soft: #ffd8a8; }
@@ -38,7 +38,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def page_url(tmp_path_factory):
     need_chromium()
     site = tmp_path_factory.mktemp("site")
-    shutil.copytree(ROOT / "theme" / "drawing", site / "drawing")
+    shutil.copytree(ROOT / "build_hooks" / "assets", site / "drawing")
     s = scene(
         el("rectangle", id="ink", strokeColor="#1e1e1e", x=0, y=0),
         el("rectangle", id="subject", strokeColor="#f08c00", x=150, y=0),

@@ -125,11 +125,14 @@ def project(tmp_path, cache_dir):
 
 def test_figure_markup(project):
     html = render_fence({"src": "one.excalidraw", "alt": "A box", "caption": "The <first> box."}, project)
-    assert html.startswith('<figure class="ldr-figure" id="figure-one">')
+    assert html.startswith('<figure class="ldr-figure" id="figure-one"')
     assert '<svg role="img" aria-label="A box" ' in html
     assert "<figcaption>The &lt;first&gt; box. " in html
     assert '<a class="ldr-figure-edit" href="../drawings/one.excalidraw" download>' \
-           'open it in Excalidraw and edit it</a>' in html
+           'download the scene (.excalidraw)</a>; to edit it, open <a href="https://excalidraw.com/">' \
+           'excalidraw.com</a> and choose Open in its menu, or drop the file on the canvas' in html
+    assert '<figure class="ldr-figure" id="figure-one" data-ldr-zoom>' in html
+    assert '<span class="ldr-figure-hint" hidden>Tap the drawing to see it full screen' in html
     assert "the &lt;kernel&gt;" in html and "<kernel>" not in html
 
 

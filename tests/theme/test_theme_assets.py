@@ -13,10 +13,10 @@ from theme_support import ROOT
 
 THEME = ROOT / "theme"
 JS = sorted((THEME / "assets" / "js").glob("*.js"))
-CSS = sorted(p for p in (THEME / "assets").glob("*.css") if p.name != "proofs.css")
+CSS = sorted((THEME / "assets").glob("*.css"))
 MAIN = (THEME / "main.html").read_text(encoding="utf-8")
 WIDGETS = ["depth-meter", "toll-meter", "two-clocks", "graph-walker", "library-sizes", "stride-explorer",
-           "promotion-table"]
+           "promotion-table", "figure-zoom"]
 
 
 def test_one_module_per_widget_and_main_links_them_all():

@@ -40,18 +40,20 @@ def test_meter_lists_every_floor_and_links_the_first_section_of_each():
     assert '<h2 data-floor="dispatcher" id="dispatch" data-floor-label="Dispatcher">' in html
     assert meter.count("(not on this page)") == 4
     assert "aria-current" not in meter  # the static meter marks no position; JS does
+    assert extra["ldr_meter_empty"] is False
 
 
 def test_a_page_without_floors_still_gets_a_meter():
     html, extra, _ = decorate_page("<p>hello</p>", root=ROOT, page_path="index.md")
     assert html == "<p>hello</p>" and floors_in(extra["ldr_meter"]) == IDS
     assert "<a " not in extra["ldr_meter"]
+    assert extra["ldr_meter_empty"] is True  # no bar on phones (theme/partials/ldr-meter.html)
 
 
 def test_unknown_floors_are_warnings_naming_the_page():
     _, extra, warnings = decorate_page('<h2 data-floor="basement" id="b">B</h2>', root=ROOT, page_path="p.md")
     assert len(warnings) == 1 and "p.md" in warnings[0] and "basement" in warnings[0]
-    assert "<a " not in extra["ldr_meter"]
+    assert "<a " not in extra["ldr_meter"] and extra["ldr_meter_empty"] is True
 
 
 def test_the_robot_appears_once_per_page():

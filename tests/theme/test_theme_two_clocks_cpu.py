@@ -36,7 +36,7 @@ def _embedded(html: str) -> dict:
 def test_cpu_record_draws_one_step_on_one_clock():
     html = render_fence({"arg": "two-clocks"}, _ctx(PHASES))
     assert "Only a CPU record exists" in html and "one clock" in html
-    assert "6.0 µs" in html and "1,500.0 µs" in html  # the read, and the whole step
+    assert "6.00 µs" in html and "1,500 µs" in html  # the read, and the whole step (3 significant digits)
     rows = re.findall(r'class="ldr-row-label"[^>]*>([^<]+)<', html)
     assert rows == ["forward", "backward", "optimizer step", "loss.item()"]
     assert html.count("ldr-bar--device") == 1  # only the read is the subject

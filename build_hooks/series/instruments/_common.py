@@ -8,6 +8,7 @@ import math
 
 from build_hooks.core.context import Context, ProofData
 from build_hooks.core.errors import DirectiveError
+from build_hooks.render.numbers import count, group, plural, sig, size  # noqa: F401 (the instruments' one number rule)
 
 esc = _html.escape
 
@@ -49,18 +50,11 @@ def num(row: dict, key: str, proof: str, where: str) -> float:
 
 
 def fmt(value: float, digits: int = 3) -> str:
-    """A number with ``digits`` significant digits, no exponent for everyday magnitudes.
+    """A measurement with ``digits`` significant digits, thousands grouped (render/numbers.py).
 
     Mirrors ``fmt`` in theme/assets/js/ldr-common.js so static and live readouts agree.
     """
-    if value == 0:
-        return "0"
-    mag = math.floor(math.log10(abs(value)))
-    decimals = max(0, digits - 1 - mag)
-    text = f"{value:.{decimals}f}"
-    if decimals == 0 and abs(value) >= 1e4:
-        text = f"{round(value):,}"
-    return text
+    return sig(value, digits)
 
 
 def proof_href(ctx: Context, name: str) -> str:

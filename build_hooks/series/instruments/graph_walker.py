@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-from ._common import esc, fmt, instrument_root, need, primary
+from ._common import count, esc, fmt, instrument_root, need, primary
 
 DEFAULT_PROOF = "autograd_graph"
 NODE_H, ROW_GAP, COL_GAP, PAD = 30, 34, 14, 12
@@ -118,7 +118,7 @@ def describe(node: dict, names: dict[int, str]) -> str:
     leaf = (f'<p>Accumulates into leaf <code>{esc(str(var.get("name", "?")))}</code> '
             f'({esc(shape_text(var.get("shape")))}).</p>') if isinstance(var, dict) else ""
     nxt = ", ".join(esc(names[n]) for n in node.get("next") or []) or "nothing: a leaf"
-    return (f'{leaf}<p>Saved for backward: {len(saved)} tensor{"s" if len(saved) != 1 else ""}</p>'
+    return (f'{leaf}<p>Saved for backward: {count(len(saved), "tensor")}</p>'
             f'{"<ul>" + items + "</ul>" if items else ""}<p>Passes gradients to: {nxt}</p>')
 
 
@@ -129,13 +129,13 @@ def render_list(nodes: list[dict]) -> str:
             f'<ol class="ldr-walker__list">{rows}</ol></details>')
 
 
-def render_controls(count: int) -> str:
+def render_controls(nodes: int) -> str:
     return ('<div class="ldr-controls" hidden><div class="ldr-buttons" role="group" aria-label="Walk the graph">'
             '<button type="button" class="ldr-button" data-step="first">Loss</button>'
             '<button type="button" class="ldr-button" data-step="prev">Back</button>'
             '<button type="button" class="ldr-button" data-step="next">Next node</button>'
             '<button type="button" class="ldr-button" data-step="last">Leaves</button></div>'
-            f'<p class="ldr-walker__hint">Step {count} nodes with the buttons, or the arrow keys, Home and End.</p>'
+            f'<p class="ldr-walker__hint">Step through {count(nodes, "node")} with the buttons, or the arrow keys, Home and End.</p>'
             '<div class="ldr-readout ldr-walker__node" aria-live="polite">'
             '<p class="ldr-walker__where"><output data-key="step"></output> · <output data-key="name"></output></p>'
             '<div class="ldr-walker__detail"></div></div></div>')
@@ -147,8 +147,8 @@ def render(options: dict, ctx: Context) -> str:
     root, nodes = _nodes(record.data, proof_name)
     loss = record.data.get("LOSS") if isinstance(record.data.get("LOSS"), dict) else {}
     lead = (f'<p class="ldr-instrument__lead">The loss ({esc(fmt(float(loss["value"]), 4)) if isinstance(loss.get("value"), (int, float)) else "?"}) '
-            f'hangs from <code>{esc(str(loss.get("grad_fn", nodes[0]["name"])))}</code>: {len(nodes)} nodes, '
-            f'{sum(len(kept(n)) for n in nodes)} saved tensors. Backward walks them top to bottom.</p>')
+            f'hangs from <code>{esc(str(loss.get("grad_fn", nodes[0]["name"])))}</code>: {count(len(nodes), "node")}, '
+            f'{count(sum(len(kept(n)) for n in nodes), "saved tensor")}. Backward walks them top to bottom.</p>')
     body = (lead + f'<figure class="ldr-figure ldr-figure--scroll">{render_svg(root, nodes)}</figure>'
             + render_controls(len(nodes)) + render_list(nodes))
     return instrument_root("graph-walker", record, body, title="Graph walker: what backward will visit", ctx=ctx,

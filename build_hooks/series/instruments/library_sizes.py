@@ -11,18 +11,15 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-from ._common import esc, instrument_root, need, need_rows, num, primary
+from ._common import count, esc, instrument_root, need, need_rows, num, plural, primary, size
 
 DEFAULT_PROOF = "where_code_lives"
-W, ROW, PAD, RIGHT = 480, 38, 4, 64
+W, ROW, PAD, RIGHT = 480, 38, 4, 80
 
 
 def human_bytes(n: float) -> str:
-    for unit, div in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if n >= div:
-            v = n / div
-            return f"{v:.1f} {unit}" if v < 100 else f"{v:.0f} {unit}"
-    return f"{int(n)} B"
+    """A file's size as the chart and the lead show it (the site's rule: render/numbers.py)."""
+    return size(n)
 
 
 def _files(data: dict, proof: str) -> tuple[dict, list[dict]]:
@@ -47,7 +44,7 @@ def chart_rows(files: list[dict], extension: str | None) -> list[dict]:
     rows = [dict(f, kind="stub") for f in stub]
     rows += [dict(f, kind="file") for f in sorted(loaded, key=lambda f: -f["bytes"])]
     if rest:
-        rows.append({"name": f"{len(rest)} other file{'s' if len(rest) != 1 else ''}, not loaded",
+        rows.append({"name": f"{count(len(rest), 'other file')}, not loaded",
                      "folder": "shipped, not loaded by import torch", "loaded": False, "kind": "rest",
                      "bytes": float(sum(f["bytes"] for f in rest)),
                      "members": [f["name"] for f in rest]})
@@ -59,15 +56,19 @@ def render_svg(files: list[dict]) -> str:
     top = max(f["bytes"] for f in files) or 1.0
     span = W - PAD - RIGHT
     h = PAD * 2 + ROW * len(files)
+    # A picture (role img) until the script makes each row a button: then the script turns the
+    # svg into a group (a button inside an img is nested interactive) and each row's hover title
+    # into the readout, so a row's accessible name is its visible text (name, size), nothing else.
     parts = [f'<svg class="ldr-plot" viewBox="0 0 {W} {h}" role="img" aria-label="Size of each compiled library file">']
     for i, f in enumerate(files):
         y = PAD + i * ROW
         bw = max(1.5, f["bytes"] / top * span)
         kind = f.get("kind", "file")
         where = f["folder"] if kind == "rest" else f'{f["folder"]}/{f["name"]}'
+        # the space between the two texts keeps name and size apart in the row's text content
         parts.append(
-            f'<g class="ldr-mark ldr-mark--{kind}" data-i="{i}"><title>{esc(where)}: {int(f["bytes"]):,} bytes</title>'
-            f'<text class="ldr-row-label" x="{PAD}" y="{y + 14}">{esc(f["name"])}</text>'
+            f'<g class="ldr-mark ldr-mark--{kind}" data-i="{i}"><title>{esc(where)}: {count(int(f["bytes"]), "byte")}</title>'
+            f'<text class="ldr-row-label" x="{PAD}" y="{y + 14}">{esc(f["name"])}</text> '
             f'<rect class="ldr-bar" x="{PAD}" y="{y + 19}" width="{bw:.1f}" height="12"/>'
             f'<text class="ldr-value" x="{PAD + bw + 5:.1f}" y="{y + 29.5:.1f}">{esc(human_bytes(f["bytes"]))}</text></g>')
     parts.append("</svg>")
@@ -87,14 +88,14 @@ def render(options: dict, ctx: Context) -> str:
     if loaded:
         stub = next((f for f in files if f["name"] == extension), None)
         lead = (f'<p class="ldr-instrument__lead">On {esc(system)}, <code>import torch</code> loads '
-                f'{len(loaded)} compiled <code>{esc(suffix)}</code> files, '
+                f'{len(loaded)} compiled <code>{esc(suffix)}</code> {plural(len(loaded), "file")}, '
                 f'<strong class="ldr-subject-text">{esc(human_bytes(sum(f["bytes"] for f in loaded)))}</strong>. '
                 + (f'The extension Python imports, <code>{esc(stub["name"])}</code>, is '
                    f'{esc(human_bytes(stub["bytes"]))} of it: a door into the rest.' if stub else "")
                 + '</p>')
     else:
         lead = (f'<p class="ldr-instrument__lead">On {esc(system)}, PyTorch ships {len(files)} compiled '
-                f'<code>{esc(suffix)}</code> files, <strong class="ldr-subject-text">{esc(human_bytes(total))}</strong> in all. '
+                f'<code>{esc(suffix)}</code> {plural(len(files), "file")}, <strong class="ldr-subject-text">{esc(human_bytes(total))}</strong> in all. '
                 f'The Python you import is a thin layer over them.</p>')
     controls = ('<div class="ldr-controls" hidden><p class="ldr-walker__hint">Choose a file (arrow keys move) to read its exact size.</p>'
                 '<dl class="ldr-readout" aria-live="polite">'

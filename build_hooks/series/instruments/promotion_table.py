@@ -12,7 +12,7 @@ import re
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-from ._common import attr, esc, instrument_root, need, need_rows, primary
+from ._common import attr, esc, group, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "type_promotion"
 CATEGORIES = ("bool", "integer", "floating", "complex")
@@ -153,7 +153,7 @@ def render_scalars(scalars: list[dict], info: dict, defaults: dict) -> str:
     """One item per case: the expression, the dtype it gives, its first value and why."""
     items = "".join(
         f'<li><code>{esc(s["expr"])}</code> → <span class="ldr-chip ldr-cat--{info[s["result"]]["category"]}">'
-        f'{esc(s["result"])}</span> <span class="ldr-promo__value">first value {esc(str(s.get("first", "?")))}</span>'
+        f'{esc(s["result"])}</span> <span class="ldr-promo__value">first value {esc(group(s.get("first", "?")))}</span>'
         f'<br><span class="ldr-promo__why">{esc(scalar_rule(s, info, defaults))}</span></li>'
         for s in scalars)
     # the left operand's name as the expressions spell it (h, i32, ...) and its dtype

@@ -14,7 +14,7 @@ import math
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-from ._common import esc, instrument_root, need, need_rows, primary
+from ._common import count, esc, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "view_ops"
 
@@ -165,7 +165,7 @@ def render(options: dict, ctx: Context) -> str:
     shared = sum(v["shares_storage"] for v in views)
     source = base.get("source")
     lead = (f'<p class="ldr-instrument__lead"><code>x = {esc(str(source))}</code> has sizes {esc(tup(base["sizes"]))} '
-            f'and strides {esc(tup(base["strides"]))}. Of {len(views)} operations on it, '
+            f'and strides {esc(tup(base["strides"]))}. Of {count(len(views), "operation")} on it, '
             f'<strong class="ldr-subject-text">{shared} only change sizes, strides and offset</strong>: '
             'they read the same cells in another order.</p>') if source else ""
     first = views[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-from ._common import esc, fmt, instrument_root, log_scale, need, need_rows, nice_decades, num, primary
+from ._common import count, esc, fmt, group, instrument_root, log_scale, need, need_rows, nice_decades, num, primary
 
 DEFAULT_PROOF = "dispatch_cost"
 W, H = 480, 284
@@ -52,7 +52,7 @@ def render_svg(toll: dict, points: list[dict]) -> str:
     for d in decades:
         yy = y(d)
         parts.append(f'<line class="ldr-grid" x1="{LEFT}" x2="{W - RIGHT}" y1="{yy:.1f}" y2="{yy:.1f}"/>'
-                     f'<text class="ldr-tick" x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end">{esc(fmt(d))}</text>')
+                     f'<text class="ldr-tick" x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end">{esc(group(d))}</text>')  # a decade is exact: 1, 10, 1,000
     for n in xs:
         xx = x(n)
         parts.append(f'<line class="ldr-tickmark" x1="{xx:.1f}" x2="{xx:.1f}" y1="{H - BOTTOM}" y2="{H - BOTTOM + 4}"/>')
@@ -69,7 +69,7 @@ def render_svg(toll: dict, points: list[dict]) -> str:
     parts.append(f'<path class="ldr-trace" d="{path}"/>')
     for i, p in enumerate(points):
         parts.append(f'<circle class="ldr-mark" data-i="{i}" cx="{x(p["numel"]):.1f}" cy="{y(p["us"]):.1f}" r="4.5">'
-                     f'<title>{p["numel"]:,} elements: {esc(fmt(p["us"]))} µs</title></circle>')
+                     f'<title>{count(p["numel"], "element")}: {esc(fmt(p["us"]))} µs</title></circle>')
     parts.append(f'<line class="ldr-cursor" x1="0" x2="0" y1="{TOP}" y2="{H - BOTTOM}" visibility="hidden"/></svg>')
     return "".join(parts)
 
@@ -105,8 +105,8 @@ def render(options: dict, ctx: Context) -> str:
     toll, points = _points(record.data, proof_name)
     small, large = toll["small_us"], num(toll, "large_us", proof_name, "TOLL")
     lead = (f'<p class="ldr-instrument__lead">One <code>{esc(str(toll.get("op", "op")))}</code> on '
-            f'{int(toll.get("small_numel", 1)):,} element costs <strong class="ldr-subject-text">{esc(fmt(small))} µs</strong>; '
-            f'on {int(toll.get("large_numel", points[-1]["numel"])):,} elements it costs {esc(fmt(large))} µs. '
+            f'{count(int(toll.get("small_numel", 1)), "element")} costs <strong class="ldr-subject-text">{esc(fmt(small))} µs</strong>; '
+            f'on {count(int(toll.get("large_numel", points[-1]["numel"])), "element")} it costs {esc(fmt(large))} µs. '
             f'Below the knee the price is the toll, not the arithmetic.</p>')
     body = (lead + f'<figure class="ldr-figure">{render_svg(toll, points)}</figure>'
             + render_controls(points) + render_table(toll, points))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-from ._common import attr, esc, fmt, instrument_root, need, need_rows, num, primary
+from ._common import attr, count, esc, fmt, instrument_root, need, need_rows, num, primary
 
 DEFAULT_PROOF = "two_clocks"
 MODE_LABELS = {"never": "never read", "end": "read once at the end", "every_step": "read every step"}
@@ -83,7 +83,7 @@ def _phases(data: dict, proof: str) -> dict | None:
 
 
 def us(ms: float) -> str:
-    return f"{ms * 1000:,.1f} µs"
+    return f"{fmt(ms * 1000)} µs"
 
 
 def render_step_svg(phases: list[dict]) -> str:
@@ -145,7 +145,7 @@ def render(options: dict, ctx: Context) -> str:
     reads = _reads(record.data, proof_name)
     steps = record.data.get("STEPS")
     if two:
-        lead = (f'<p class="ldr-instrument__lead">Python queued {int(num(clocks, "ops", proof_name, "CLOCKS")):,} operations in '
+        lead = (f'<p class="ldr-instrument__lead">Python queued {count(int(num(clocks, "ops", proof_name, "CLOCKS")), "operation")} in '
                 f'{esc(fmt(num(clocks, "queued_ms", proof_name, "CLOCKS")))} ms; the {esc(str(clocks.get("device", "device")))} '
                 f'finished them at <strong class="ldr-subject-text">{esc(fmt(num(clocks, "done_ms", proof_name, "CLOCKS")))} ms</strong>. '
                 f'Python was free {esc(fmt(num(clocks, "python_free_pct", proof_name, "CLOCKS")))}% of the time, until it read a result.</p>')
@@ -170,7 +170,7 @@ def render(options: dict, ctx: Context) -> str:
         figure = render_svg(reads, two)
         controls = render_controls(reads, two)
     if isinstance(steps, int) and (two or step is None):
-        lead += f'<p class="ldr-instrument__sub">{steps:,} training steps per run.</p>'
+        lead += f'<p class="ldr-instrument__sub">{count(steps, "training step")} per run.</p>'
     body = lead + f'<figure class="ldr-figure">{figure}</figure>' + controls
     extra = {"clocks": 2 if two else 1, "view": "step" if step is not None else "reads"}
     if step is not None:

@@ -45,7 +45,7 @@
       var slots = n.saved || [];
       var empty = function (s) { return s.empty || s.shape === null || s.shape === undefined; };
       var count = slots.filter(function (s) { return !empty(s); }).length;
-      detail.appendChild(el("p", "Saved for backward: " + count + (count === 1 ? " tensor" : " tensors")));
+      detail.appendChild(el("p", "Saved for backward: " + ldr.count(count, "tensor")));
       if (slots.length) {
         var list = el("ul", undefined, "ldr-walker__saved");
         slots.forEach(function (s) {

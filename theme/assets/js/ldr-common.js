@@ -2,13 +2,26 @@
    proof record embedded in an instrument, write a readout. No framework, no network. */
 (function () {
   "use strict";
+  // The site's one rule for numbers (build_hooks/render/numbers.py, which this mirrors):
+  // thousands grouped with commas from 1,000 up; a measurement keeps three significant digits
+  // and no exponent; a count keeps every digit and a singular noun for exactly one.
+  function fixed(v, dec) {
+    return v.toLocaleString("en-US", {minimumFractionDigits: dec, maximumFractionDigits: dec});
+  }
   function fmt(v, digits) {
     digits = digits || 3;
-    if (v === 0) return "0";
+    if (v === 0 || !isFinite(v)) return v === 0 ? "0" : String(v);
     var dec = Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(v))));
-    if (dec === 0 && Math.abs(v) >= 1e4) return Math.round(v).toLocaleString("en-US");
-    return v.toFixed(dec);
+    var text = fixed(v, dec);
+    // rounding can carry into a new digit (9.996 -> "10.00"): keep the significant count
+    if (dec > 0 && text.replace(/[,.\-]/g, "").replace(/^0+/, "").length > digits) text = fixed(v, dec - 1);
+    return text;
   }
+  function group(v) {
+    return typeof v === "number" ? v.toLocaleString("en-US", {maximumFractionDigits: 20}) : String(v);
+  }
+  function plural(n, one, many) { return n === 1 ? one : (many || one + "s"); }
+  function count(n, one, many) { return group(n) + " " + plural(n, one, many); }
   function onPage(fn) {
     if (window.document$ && typeof window.document$.subscribe === "function") {
       window.document$.subscribe(function () { fn(); });
@@ -50,5 +63,5 @@
   function mark(list, i, cls) {
     list.forEach(function (el, k) { el.classList.toggle(cls, k === i); });
   }
-  window.ldr = { fmt: fmt, onPage: onPage, mount: mount, set: set, all: all, mark: mark };
+  window.ldr = { fmt: fmt, group: group, plural: plural, count: count, onPage: onPage, mount: mount, set: set, all: all, mark: mark };
 })();

@@ -6,25 +6,32 @@
     var files = rec.rows || rec.data.LIBRARIES.files, total = rec.total_bytes;
     var marks = ldr.all(root, ".ldr-mark");
     if (marks.length !== files.length) throw new Error("marks and files differ");
+    var svg = root.querySelector("svg.ldr-plot");
 
     function select(i) {
       var f = files[i];
       ldr.set(root, "name", f.name, f.name);
       ldr.set(root, "folder", f.folder, f.folder);
-      ldr.set(root, "bytes", f.bytes, f.bytes.toLocaleString("en-US"));
+      ldr.set(root, "bytes", f.bytes, ldr.group(f.bytes));
       ldr.set(root, "share", f.bytes / total, ldr.fmt(100 * f.bytes / total) + "%");
       ldr.mark(marks, i, "ldr-mark--current");
       // one tab stop for the whole chart: the chosen bar; arrow keys move between bars
       marks.forEach(function (m, k) { m.setAttribute("tabindex", k === i ? "0" : "-1"); });
     }
 
+    // The rows become buttons: the chart is now a group of them, not a picture (an img role
+    // makes its children presentational, and a button inside it is nested interactive).
+    if (svg) svg.setAttribute("role", "group");
     marks.forEach(function (m, k) {
+      // the readout replaces the hover title (folder and exact bytes), so a row's text is
+      // only what it shows, and its accessible name is exactly that: name, size
+      ldr.all(m, "title").forEach(function (t) { t.remove(); });
+      var texts = ldr.all(m, "text").map(function (t) { return t.textContent; });
       m.setAttribute("role", "button");
-      var value = m.querySelector(".ldr-value");
-      // the accessible name carries the visible text: the file's name and its size
-      m.setAttribute("aria-label", files[k].name + ", " + (value ? value.textContent : ""));
+      m.setAttribute("aria-label", texts.join(", "));
       m.addEventListener("focus", function () { select(k); });
       m.addEventListener("click", function () { select(k); });
+      m.addEventListener("pointerenter", function () { select(k); });
       m.addEventListener("keydown", function (event) {
         var to = event.key === "ArrowDown" ? k + 1 : event.key === "ArrowUp" ? k - 1 :
           event.key === "Home" ? 0 : event.key === "End" ? marks.length - 1 : -1;

@@ -51,7 +51,7 @@
       elems.forEach(function (e, j) { e.classList.toggle("ldr-cell--hot", all[j] === c); if (all[j] === c) n++; });
       store.forEach(function (s, j) { s.classList.toggle("ldr-cell--hot", j === c); });
       ldr.set(root, "element", c, "cell " + c + (view.shares_storage ? " is read by " : " was copied to ") +
-        n + (n === 1 ? " element" : " elements"));
+        ldr.count(n, "element"));
     }
     store.forEach(function (s, c) { s.addEventListener("pointerenter", function () { readers(c); }); });
 

@@ -12,7 +12,7 @@
 
     function select(i) {
       var p = sweep[i], us = p.us, share = Math.min(1, small / us), ops = 1e6 / us;
-      ldr.set(root, "numel", p.numel, p.numel.toLocaleString("en-US"));
+      ldr.set(root, "numel", p.numel, ldr.group(p.numel));
       ldr.set(root, "us", us, ldr.fmt(us));
       ldr.set(root, "fixed_share", share, ldr.fmt(share * 100) + "%");
       ldr.set(root, "ops_per_s", ops, ldr.fmt(ops));
@@ -22,7 +22,7 @@
       cursor.setAttribute("x2", cx);
       cursor.setAttribute("visibility", "visible");
       slider.value = String(i);
-      slider.setAttribute("aria-valuetext", p.numel.toLocaleString("en-US") + " elements: " +
+      slider.setAttribute("aria-valuetext", ldr.count(p.numel, "element") + ": " +
         ldr.fmt(us) + " microseconds, " + ldr.fmt(share * 100) + "% fixed machinery");
     }
 

@@ -50,8 +50,8 @@
     function select(i) {
       var p = phases[i];
       ldr.set(root, "phase", p.phase, p.phase);
-      // one decimal, as the chart and the lead print it
-      ldr.set(root, "us", p.ms * 1000, (p.ms * 1000).toLocaleString("en-US", {minimumFractionDigits: 1, maximumFractionDigits: 1}));
+      // three significant digits, as the chart and the lead print it
+      ldr.set(root, "us", p.ms * 1000, ldr.fmt(p.ms * 1000));
       ldr.set(root, "share", p.ms / step, ldr.fmt(100 * p.ms / step) + "%");
       ldr.mark(marks, i, "ldr-mark--current");
       buttons.forEach(function (b, k) { b.setAttribute("aria-pressed", k === i ? "true" : "false"); });

@@ -1,0 +1,55 @@
+"""Where a project keeps its proofs, their records and its drawings, and how it pins torch.
+
+A site names them in its configuration (the MkDocs plugin's ``proofs_dir``, ``drawings_dir``,
+``results_dir`` and ``torch`` options); relative folders are taken from the site's folder (the
+one holding mkdocs.yml). The defaults are this series' layout: ``proofs/``, ``drawings/`` and
+``proofs/_results/``, with the pin read as pin.py says. On the site the files are published at
+the same URLs whatever the folders: ``proofs/<name>.py`` and ``drawings/<name>.excalidraw``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import LdrError
+
+RESULTS_DIR = "_results"  # inside the proofs folder, unless results_dir says otherwise
+
+
+@dataclass(frozen=True)
+class Layout:
+    root: Path
+    proofs: Path
+    drawings: Path
+    results: Path
+    torch: object = None
+    """The configured pin (``"2.14.1"``), or None: pin.py then reads pyproject.toml, requirements.txt."""
+
+    @classmethod
+    def at(cls, root: Path, proofs_dir: str | Path | None = None, drawings_dir: str | Path | None = None,
+           results_dir: str | Path | None = None, torch: object = None) -> "Layout":
+        root = Path(root).resolve()
+        proofs = _folder(root, proofs_dir or "proofs", "proofs_dir")
+        drawings = _folder(root, drawings_dir or "drawings", "drawings_dir")
+        results = _folder(root, results_dir, "results_dir") if results_dir else proofs / RESULTS_DIR
+        return cls(root, proofs, drawings, results, torch)
+
+    def store(self):
+        """The result store these folders name."""
+        from .store import Store
+
+        return Store(self.proofs, self.results)
+
+    def shown(self, path: Path) -> str:
+        """A path as messages print it: relative to the project when it lies inside it."""
+        try:
+            return Path(path).relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+
+def _folder(root: Path, value: str | Path, option: str) -> Path:
+    if not isinstance(value, (str, Path)) or not str(value).strip():
+        raise LdrError(f"the {option} option is {value!r}; fix: give a folder, relative to {root} or absolute")
+    return (root / Path(str(value).strip()).expanduser()).resolve()

@@ -1,0 +1,137 @@
+"""Reading and operating the series' elements: the copy button never covers an excerpt's first
+line, dragging across an instrument selects no text, and every number follows one rule
+(build_hooks/render/numbers.py, mirrored by ldr.fmt/ldr.count in ldr-common.js)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from build_hooks.render.numbers import count, sig
+
+PAGES = ["part-00-the-map/", "part-01-the-tensor/"]
+INSTRUMENT_PAGES = {"part-00-the-map/": 4, "theme-check/part-01-instruments/": 2}
+
+FIRST_LINES = """() => Array.from(document.querySelectorAll('.ldr-excerpt pre, .ldr-proof__output')).map(pre => {
+  const code = pre.querySelector('code'), button = pre.querySelector('.md-code__nav, .md-clipboard');
+  if (!code || !button || !code.firstChild) return null;
+  const text = code.firstChild, range = document.createRange();
+  const end = text.textContent.indexOf('\\n');
+  range.setStart(text, 0);
+  range.setEnd(text, end < 0 ? text.textContent.length : end);
+  const line = range.getClientRects()[0], b = button.getBoundingClientRect();
+  return {proof: pre.closest('[data-proof]') && pre.closest('[data-proof]').dataset.proof,
+          line: [line.left, line.top, line.right, line.bottom], button: [b.left, b.top, b.right, b.bottom]};
+})"""
+
+
+def overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_copy_button_never_covers_the_first_line_of_an_excerpt(project_site, open_page, width):
+    for path in PAGES:
+        page, watch = open_page(project_site.url(path), width=width)
+        page.wait_for_function("() => document.querySelector('.ldr-excerpt pre .md-code__nav, .ldr-excerpt pre .md-clipboard')")
+        blocks = page.evaluate(FIRST_LINES)
+        assert len(blocks) >= 5 and None not in blocks, (path, blocks)  # every excerpt has its button
+        covered = [b for b in blocks if overlaps(b["line"], b["button"])]
+        assert not covered, (path, width, covered)
+        watch.check()
+        page.context.close()
+
+
+def drag_across(page, locator) -> str:
+    """Press at the element's top left corner, drag to its bottom right, release: the selected text."""
+    # at once, not smoothly (mkdocs-material scrolls smoothly): the box must stay where it was measured
+    locator.evaluate("e => e.scrollIntoView({block: 'center', behavior: 'instant'})")
+    page.evaluate("() => window.getSelection().removeAllRanges()")
+    box = locator.bounding_box()
+    # corner to corner: the drag crosses every row of text the element draws
+    page.mouse.move(box["x"] + 3, box["y"] + 3)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] - 3, box["y"] + box["height"] - 3, steps=12)
+    page.mouse.up()
+    return page.evaluate("() => String(window.getSelection())")
+
+
+def test_dragging_across_an_instrument_selects_no_text(project_site, open_page):
+    for path, expected in INSTRUMENT_PAGES.items():
+        page, watch = open_page(project_site.url(path))
+        page.wait_for_function("n => document.querySelectorAll('.ldr-instrument[data-ldr-ready]').length === n",
+                               arg=expected)
+        parts = page.locator(".ldr-instrument .ldr-figure, .ldr-instrument .ldr-strides, "
+                             ".ldr-instrument .ldr-promo__scroll, .ldr-instrument .ldr-controls")
+        assert parts.count() >= expected
+        for i in range(parts.count()):
+            assert drag_across(page, parts.nth(i)) == "", (path, i)
+        # the same drag does select text where text is for quoting: the lead, and the prose
+        assert drag_across(page, page.locator(".ldr-instrument .ldr-instrument__lead").first) != ""
+        assert drag_across(page, page.locator(".md-content article > p").first) != ""
+        watch.check()
+        page.context.close()
+
+
+VALUES = [0, 1, 1.2122, 9.996, 30.3483, 999.6, 1779.53, 10000, 824943.2, 0.0123456, -1234.5, 1.005, 2.5, 1e6 / 1.2122]
+
+
+def test_live_readouts_format_numbers_as_the_build_does(project_site, open_page):
+    page, watch = open_page(project_site.url("part-00-the-map/"))
+    page.wait_for_function("() => window.ldr && document.querySelector('.ldr-instrument[data-ldr-ready]')")
+    assert page.evaluate("vs => vs.map(v => ldr.fmt(v))", VALUES) == [sig(v) for v in VALUES]
+    counts = [(1, "element"), (2, "element"), (1024, "tensor"), (0, "file")]
+    assert page.evaluate("cs => cs.map(([n, w]) => ldr.count(n, w))", counts) == [count(n, w) for n, w in counts]
+    watch.check()
+
+
+UNGROUPED = re.compile(r"(?<![\w.,/\-])\d{4,}(?:\.\d+)?(?![\w/\-])")
+WRONG_PLURAL = re.compile(r"(?<![\d.,])1 (elements|tensors|files|bytes|operations|nodes|records|steps|cells)\b")
+
+
+def instrument_texts(page) -> list[str]:
+    """Every text an instrument shows or names: drawings, tooltips, readouts, leads, labels."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('.ldr-instrument')).flatMap(root => {
+      const out = [];
+      root.querySelectorAll('text, title, output, p:not(.ldr-provenance), td, dd, button, li').forEach(e => out.push(e.textContent));
+      root.querySelectorAll('[aria-label], [aria-valuetext]').forEach(e =>
+        out.push(e.getAttribute('aria-label') || '', e.getAttribute('aria-valuetext') || ''));
+      return out;
+    })""")
+
+
+def test_instruments_group_thousands_and_count_in_the_singular(project_site, open_page):
+    for path, expected in INSTRUMENT_PAGES.items():
+        page, watch = open_page(project_site.url(path))
+        page.wait_for_function("n => document.querySelectorAll('.ldr-instrument[data-ldr-ready]').length === n",
+                               arg=expected)
+        texts = instrument_texts(page)
+        # step the toll meter to its largest size, where the readout reaches the thousands
+        slider = page.locator(".ldr-instrument[data-instrument='toll-meter'] input[type=range]")
+        if slider.count():
+            slider.focus()
+            page.keyboard.press("End")
+            texts += instrument_texts(page)
+            page.keyboard.press("Home")
+            texts += instrument_texts(page)
+        assert len(texts) > 50
+        assert not [t for t in texts if UNGROUPED.search(t)], [UNGROUPED.search(t)[0] for t in texts if UNGROUPED.search(t)]
+        assert not [t for t in texts if WRONG_PLURAL.search(t)], [t for t in texts if WRONG_PLURAL.search(t)]
+        watch.check()
+        page.context.close()
+
+
+def test_tooltips_and_labels_say_one_element(project_site, open_page):
+    page, watch = open_page(project_site.url("part-00-the-map/"))
+    page.wait_for_function("() => document.querySelector('.ldr-instrument[data-instrument=toll-meter][data-ldr-ready]')")
+    base = ".ldr-instrument[data-instrument='toll-meter']"
+    first = page.text_content(f"{base} circle.ldr-mark[data-i='0'] title")
+    assert first.startswith("1 element: ") and first.endswith(" µs")
+    slider = page.locator(f"{base} input[type=range]")
+    slider.focus()
+    page.keyboard.press("Home")
+    assert slider.get_attribute("aria-valuetext").startswith("1 element: ")
+    page.keyboard.press("ArrowRight")
+    assert slider.get_attribute("aria-valuetext").startswith("4 elements: ")
+    watch.check()
