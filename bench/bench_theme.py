@@ -46,9 +46,7 @@ def main(argv: list[str]) -> int:
     package = [p for p in (ROOT / "build_hooks" / "assets").rglob("*") if p.is_file() and p.suffix in LOADED]
     own = files
     loaded = [p for p in own if p.suffix in LOADED] + package  # the plugin links the package's CSS
-    data = THEME / "data"  # read at build time; the ldr plugin keeps it out of the site
-    copied = [p for p in own if p.suffix not in LOADED and p.suffix != ".html"
-              and "readme" not in p.name.lower() and data not in p.parents]
+    copied = [p for p in own if p.suffix not in LOADED and p.suffix != ".html"]
     total = table("theme and package CSS and JS, loaded by every page (beyond mkdocs-material's own)", rows(loaded))
     table("copied into the site but never requested by a page", rows(copied))
     material = _material_weight()

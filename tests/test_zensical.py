@@ -182,11 +182,6 @@ def test_downloads_are_published_and_resolve(both_sites):
     assert sum(1 for link in part0 if link.endswith((".py", ".excalidraw"))) >= 10
 
 
-# Zensical publishes every file of theme/ but templates; the drawing fonts' notes leave theme/
-# with the fonts (into the package, build_hooks/assets/), and then this set is empty.
-PENDING = {"drawing/fonts/README.md"} if (REPO / "theme" / "drawing" / "fonts" / "README.md").is_file() else set()
-
-
 def test_pages_load_the_same_stylesheets_and_scripts(both_sites):
     root, zsite, msite, _ = both_sites
     own = ("assets/stylesheets/", "assets/javascripts/")  # each generator's theme brings its own
@@ -211,7 +206,7 @@ def test_no_theme_data_or_notes_in_either_site(both_sites):
     for site in (zsite, msite):
         leaked = {p.relative_to(site).as_posix() for p in site.rglob("*")
                   if p.suffix in (".yml", ".yaml") or p.name.lower().startswith("readme")}
-        assert not leaked - PENDING, f"{site.name}: {sorted(leaked)}"
+        assert not leaked, f"{site.name}: {sorted(leaked)}"
 
 
 def test_the_same_files_are_published(both_sites):
@@ -224,7 +219,7 @@ def test_the_same_files_are_published(both_sites):
         names = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
         return {n for n in names if not n.startswith(own)}
 
-    assert files(zsite) - PENDING == files(msite)
+    assert files(zsite) == files(msite)
 
 
 def test_a_warm_build_leaves_git_clean(both_sites):
