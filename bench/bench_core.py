@@ -85,6 +85,9 @@ def plain_copy(dest: Path) -> Path:
     config = re.sub(r"\n  - ldr(:\n(      .*\n)*)?", "\n", config)
     config = config.replace("  custom_dir: theme\n", "")
     config = re.sub(r"\nextra_css:\n(  - .*\n)+", "\n", config)
+    # What mkdocs.yml lists for Zensical: the watch call, the ldr fences and the extension.
+    config = "".join(line for line in config.splitlines(keepends=True) if "build_hooks." not in line)
+    config = config.replace("  - pymdownx.superfences:\n      custom_fences:\n", "  - pymdownx.superfences\n")
     (dest / "mkdocs.yml").write_text(config)
     return dest / "mkdocs.yml"
 

@@ -77,7 +77,7 @@ def published(tmp_path_factory) -> Path:
     """The real project built by the workflow's own gate and build steps, for BASE."""
     root = tmp_path_factory.mktemp("pages") / "repo"
     root.mkdir()
-    for name in ("proofs", "theme", "drawings", "build_hooks", "docs", "pyproject.toml", "mkdocs.yml"):
+    for name in ("proofs", "theme", "data", "drawings", "build_hooks", "docs", "pyproject.toml", "mkdocs.yml"):
         if (REPO / name).exists():
             (root / name).symlink_to(REPO / name)
     build = workflow()["jobs"]["build"]

@@ -24,7 +24,7 @@ ATTR = re.compile(r'([a-z-]+)="([^"]*)"')
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("series")
-    for name in ("docs", "proofs", "drawings", "theme"):
+    for name in ("docs", "proofs", "drawings", "theme", "data"):
         shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("__pycache__", "_make"))
     for name in ("mkdocs.yml", "pyproject.toml"):
         shutil.copy(REPO / name, root / name)

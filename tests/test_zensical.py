@@ -298,7 +298,7 @@ class Small:
         return run(["zensical", "build", *args], self.root, self.env)
 
     def html(self, page: str) -> str:
-        return (self.root / "site" / page / "index.html").read_text(encoding="utf-8")
+        return (self.root / "site" / page / "index.html").read_text(encoding="utf-8")  # "" for home
 
 
 @pytest.fixture
@@ -326,6 +326,20 @@ def test_a_proof_edit_shows_on_the_next_build(small):
     assert small.zensical("--clean").returncode == 0
     rebuilt = small.zensical()
     assert rebuilt.returncode == 0, rebuilt.stderr
+
+
+def test_ldr_run_false_builds_from_the_records_only(small):
+    small.proof("word", "first")
+    small.write("docs/index.md", "# Home\n\nThe word is {{ word.WORD }}.\n")
+    assert small.zensical().returncode == 0
+    record = small.root / "proofs" / "_results" / "word.cpu.json"
+    before = record.read_bytes()
+    time.sleep(1.1)
+    small.proof("word", "second")
+    built = run(["zensical", "build"], small.root, {**small.env, "LDR_RUN": "false"})
+    assert built.returncode == 0, built.stderr
+    assert record.read_bytes() == before and "running" not in built.stderr
+    assert ">first<" in small.html("")
 
 
 def test_a_directive_error_names_the_page_and_line(small):

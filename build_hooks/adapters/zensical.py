@@ -39,6 +39,7 @@ from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.publish import Entry, publish
 from build_hooks.core.status import store_diagnostics
+from .siteconfig import layout_for
 
 WATCH = ("proofs", "drawings", "data", "pyproject.toml")
 """What the pages are made from, outside docs/ and the theme (which Zensical watches itself)."""
@@ -98,10 +99,12 @@ class Session:
         command, options = _cli_args()
         self.serving = command == "serve"
         self.strict = bool(options["strict"]) and not self.serving
-        self.library = Library(self.root)
+        # The plugin's folder and pin options, read from mkdocs.yml as `ldr` reads them.
+        self.library = Library(self.root, layout=layout_for(self.root))
+        self.run = os.environ.get("LDR_RUN", "true").strip().lower() not in ("false", "no", "off", "0")
         # Errors are collected, as under the plugin: end_page() raises them when building.
         # Until prepare() runs, a stale proof runs when a page first quotes it (no `watch:` call).
-        self.state = LdrState(self.root, self.library, raise_errors=False, autorun=True)
+        self.state = LdrState(self.root, self.library, raise_errors=False, autorun=self.run)
         self.prepared = False
         self.inputs: tuple | None = None  # what begin_build last saw
         self.said: set[str] = set()
@@ -113,7 +116,7 @@ class Session:
         self.begin_build()
         library = self.library
         library.clean_leftovers()
-        todo = library.plan()
+        todo = library.plan() if self.run else []  # LDR_RUN=false: the committed records only
         if todo:
             _say("info", f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}")
 
