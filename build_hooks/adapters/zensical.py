@@ -145,9 +145,9 @@ class Session:
     def fingerprint(self) -> tuple:
         """Sizes and times of what pages are made from: when it moves, a new build began (under
         ``zensical serve`` a page edit re-renders that page alone, with no config load)."""
-        seen = []
-        for folder, pattern in ((self.root / "proofs", "*.py"), (self.root / "proofs" / "_results", "*.json"),
-                                (self.root / "drawings", "*"), (_docs_dir(self.root), "**/*.md")):
+        layout, seen = self.library.layout, []
+        for folder, pattern in ((layout.proofs, "*.py"), (layout.results, "*.json"),
+                                (layout.drawings, "*"), (_docs_dir(self.root), "**/*.md")):
             for path in sorted(folder.glob(pattern)):
                 stat = path.stat()
                 seen.append((str(path), stat.st_mtime_ns, stat.st_size))
@@ -242,7 +242,25 @@ def prepare(root: str | None = None, docs_dir: str = "docs") -> list[str]:
         if _cli_args()[0] != "serve":
             raise
         _say("warning", str(exc))  # an exception here would end `zensical serve`
-    return [name for name in WATCH if (project / name).exists()]
+    return watched(project)
+
+
+def watched(project: Path) -> list[str]:
+    """What Zensical must watch, relative to the project: the proofs with their records, the
+    drawings (wherever the plugin's folder options put them), data/ and pyproject.toml."""
+    session = _SESSIONS.get(Path(project).resolve())
+    found = []
+    if session is not None:
+        layout = session.library.layout
+        found = [layout.proofs, layout.results, layout.drawings]
+    found += [Path(project) / name for name in WATCH]
+    out = []
+    for path in found:
+        if path.exists() and path.is_relative_to(project):
+            name = path.relative_to(project).as_posix()
+            if name not in out and not any(name.startswith(f"{other}/") for other in out):
+                out.append(name)
+    return out
 
 
 # -- the page, seen from the extension ---------------------------------------------------------
