@@ -62,7 +62,6 @@
     view.opener = opener;
     view.title.textContent = title || "Drawing";
     view.pane.appendChild(svg);
-    svg.removeAttribute("aria-hidden");  // in the viewer it is the content itself
     view.dialog.showModal();
     setFit(false);
     view.pane.scrollTop = 0;
@@ -75,7 +74,6 @@
     view.svg.style.width = "";
     if (view.home && view.home.parentNode) {
       view.home.parentNode.replaceChild(view.svg, view.home);
-      if (view.svg.parentNode.classList.contains("ldr-figure-open")) view.svg.setAttribute("aria-hidden", "true");
     }
     var opener = view.opener;
     view.svg = view.home = view.opener = null;
@@ -85,18 +83,22 @@
   function mount(figure) {
     var svg = figure.querySelector("svg.ldr-drawing");
     if (!svg) return;
+    // A small visible "Enlarge" button beside the drawing (not around it: the drawing's own
+    // labels would then be the button's text, which its name must contain, WCAG 2.5.3); a tap
+    // or click on the drawing itself opens it too, for pointers.
     var button = document.createElement("button");
     button.type = "button";
     button.className = "ldr-figure-open";
+    button.textContent = "Enlarge";
     button.setAttribute("aria-label", "Enlarge the drawing: " + (svg.getAttribute("aria-label") || "drawing"));
-    button.setAttribute("title", "Enlarge");
-    svg.parentNode.insertBefore(button, svg);
-    button.appendChild(svg);
-    // Inside the button the drawing is the button's picture: its name is the button's label,
-    // and its labels are not read out as the button's text (WCAG 2.5.3, label in name).
-    svg.setAttribute("aria-hidden", "true");
+    svg.parentNode.insertBefore(button, svg.nextSibling);
+    svg.classList.add("ldr-drawing--zoomable");
     var title = captionText(figure);
     button.addEventListener("click", function () { open(svg, button, title); });
+    svg.addEventListener("click", function () {
+      if (svg.closest("dialog")) return;  // already open
+      open(svg, button, title);
+    });
     var hint = figure.querySelector(".ldr-figure-hint");
     if (hint) hint.hidden = false;
     figure.setAttribute("data-ldr-ready", "");
