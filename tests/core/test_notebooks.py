@@ -17,8 +17,8 @@ from build_hooks.core.downloads import downloads, for_library
 from build_hooks.core.library import Library
 from build_hooks.core.notebook import build, code_cells, dumps, notebook_text
 
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
+import nbclient  # noqa: E402  (the [test] extras install nbclient and ipykernel: a missing one fails)
+import ipykernel  # noqa: E402,F401
 
 REPO = Path(__file__).resolve().parents[2]
 # Proofs whose output depends on nothing but torch's arithmetic and its version: run as a
