@@ -124,7 +124,7 @@ def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
         new = library.store.read(proof, device_class)
         if not isinstance(new, Record):
             continue
-        relpath = str(library.store.path(proof, device_class).relative_to(root))
+        relpath = library.layout.shown(library.store.path(proof, device_class))
         old = old_record(root, rev, relpath)
         result = ProofDiff(proof, device_class, old.torch if old else None, new.torch, new=old is None)
         old_data = flatten(old.data) if old else {}

@@ -9,6 +9,7 @@ the same URLs whatever the folders: ``proofs/<name>.py`` and ``drawings/<name>.e
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,4 +53,5 @@ class Layout:
 def _folder(root: Path, value: str | Path, option: str) -> Path:
     if not isinstance(value, (str, Path)) or not str(value).strip():
         raise LdrError(f"the {option} option is {value!r}; fix: give a folder, relative to {root} or absolute")
-    return (root / Path(str(value).strip()).expanduser()).resolve()
+    # Lexically absolute, not resolved: a folder reached through a symlink stays inside the project.
+    return Path(os.path.normpath(root / Path(str(value).strip()).expanduser()))

@@ -228,7 +228,7 @@ class Library:
                     return
                 if isinstance(before, Corrupt):
                     self.diagnostics.append(Diagnostic(
-                        "warning", f"{proof.name} had a corrupt record, {before.path.relative_to(self.root)}"
+                        "warning", f"{proof.name} had a corrupt record, {self.layout.shown(before.path)}"
                         f" ({before.reason}); this run re-measured it and replaced the file: check "
                         "`git diff` before committing", proof=proof.name))
                 self.executed.append(proof.name)
@@ -289,7 +289,7 @@ class Library:
             removed = self.store.remove_leftovers() if held else []
         for path in removed:
             self.diagnostics.append(Diagnostic(
-                "info", f"removed {path.relative_to(self.root)}, left by a write that never finished"))
+                "info", f"removed {self.layout.shown(path)}, left by a write that never finished"))
         return removed
 
     def close(self) -> None:

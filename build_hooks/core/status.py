@@ -54,7 +54,7 @@ def _record_entry(library: Library, state: ProofState) -> dict:
         "state": state.state,
         "reasons": _reasons(state),
         "problems": list(record.problems) if record else [],
-        "path": str(library.store.path(state.proof.name, state.device_class).relative_to(library.root)),
+        "path": library.layout.shown(library.store.path(state.proof.name, state.device_class)),
         "torch": record.torch if record else None,
         "device": record.device if record else None,
         "python": record.python if record else None,
@@ -77,7 +77,7 @@ def status_report(library: Library, names: list[str] | None) -> dict:
     proofs = {}
     for proof in library.select(names):
         proofs[proof.name] = {
-            "name": proof.name, "path": str(proof.path.relative_to(library.root)),
+            "name": proof.name, "path": library.layout.shown(proof.path),
             "title": proof.title, "accelerator": proof.accelerator, "parallel": proof.parallel,
             "timeout": proof.timeout, "state": "fresh", "helpers": proof.helper_hashes,
             "allowed_unmeasured": proof.allow_unmeasured, "needs": library.needs(proof),
