@@ -256,8 +256,10 @@ class Runner:
     def _submit(self, job: Job) -> int:
         assert self.proc and self.proc.stdin
         self._next_id += 1
-        script = Path(job.script).resolve()
-        root = Path(job.root).resolve() if job.root else None
+        # Absolute but not resolved, as the folder options are: a proofs/ reached through a
+        # symlink still reads `proofs/x.py` in tracebacks.
+        script = Path(os.path.abspath(job.script))
+        root = Path(os.path.abspath(job.root)) if job.root else None
         display = job.display
         if display is None:
             display = script.relative_to(root).as_posix() if root and script.is_relative_to(root) else script.name

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from html import escape
+import os
 from pathlib import Path
 
 from build_hooks.core.errors import DirectiveError, DrawingError
@@ -45,7 +46,7 @@ def _resolve(options: dict, ctx) -> tuple[str, Path]:
         raise DirectiveError("figure: no drawing given; write `src: name.excalidraw` (a file under drawings/)")
     src = src.strip().removeprefix("drawings/")
     base = ctx.folders.drawings  # the drawings_dir option (default: drawings/)
-    path = (base / src).resolve()
+    path = Path(os.path.normpath(base / src))  # lexical, as the folder options are: `..` cannot leave it
     if base not in path.parents or not src.endswith(".excalidraw"):
         raise DirectiveError(f"figure: {src!r} is not a .excalidraw file under drawings/; "
                              "give a path relative to drawings/, e.g. `src: floors.excalidraw`")
