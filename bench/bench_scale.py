@@ -110,7 +110,7 @@ while time.perf_counter() - t0 < 0.05:
     adds += 1
 wall = time.perf_counter() - start
 for i in range(6):
-    print(f"round {{i}}: {{adds}} adds in 50 ms, one add every {{50000 / adds:.2f}} us")
+    print(f"step {{i}}: {{adds}} adds in 50 ms, one add every {{50000 / adds:.2f}} us")
 print(f"total wait: {{wall:.2f}} s")
 print("VALUES=" + json.dumps({{"n": adds, "rows": 6, "cols": 1, "first": 50000 / adds, "last": wall,
                               "mean": wall / 6, "steps": [{{"i": i, "sum": adds * i, "ratio": float(i)}} for i in range(6)]}}))

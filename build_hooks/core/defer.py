@@ -51,7 +51,12 @@ def defer(html: str, min_size: int = 1024, stash: dict[str, str] | None = None) 
     return "".join(parts), stash
 
 
+TOKENS = re.compile(r"<!--ldr-deferred-\d+-->")
+
+
 def restore(html: str, stash: dict[str, str]) -> str:
-    for token, block in stash.items():
-        html = html.replace(token, block, 1)
-    return html
+    """One pass over the page, whatever the number of blocks; each token is put back once."""
+    if not stash:
+        return html
+    left = dict(stash)
+    return TOKENS.sub(lambda m: left.pop(m.group(0), m.group(0)), html)

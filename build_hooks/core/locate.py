@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable
 
 from markdown_it import MarkdownIt
@@ -111,10 +112,16 @@ def _language(info: str) -> str:
     return word
 
 
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    """One parser for every page (building one costs more than parsing a short page)."""
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
 def locate(text: str, fences: Iterable[str], value: re.Pattern | None = None) -> list[Spot]:
     """Every directive fence (of the given languages) and inline value, in document order."""
     kinds = set(fences)
-    parser = MarkdownIt("commonmark", {"html": True}).enable("table")
+    parser = _parser()
     spots: list[Spot] = []
     for token in parser.parse("\n".join(unfold_containers(text.split("\n")))):
         if token.map is None:
