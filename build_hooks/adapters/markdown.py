@@ -16,7 +16,10 @@ a fence refuses options it does not take; a page shows each proof's card once.
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
+import importlib.util
+import json
 import re
 import xml.etree.ElementTree as etree
 from html import escape
@@ -37,7 +40,7 @@ from build_hooks.core.defer import defer
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.links import CardLinks, Pages, base_url
-from build_hooks.core.locate import VALUE, VALUE_KIND, Locations, locate
+from build_hooks.core.locate import VALUE, VALUE_KIND, Locations, Spot, locate
 from build_hooks.core.options import check_options
 from build_hooks.render.card import highlight_source, pending_marker, render_card, status_phrase
 from build_hooks.render.excerpt import EXCERPT_OPTIONS, render_excerpt
@@ -55,6 +58,7 @@ HANDLERS = {
     "corrections": "build_hooks.core.corrections:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
+FENCES_KEY = "\0".join(FENCES)
 # What the two core fences take; a handler's module declares its own as OPTIONS.
 OPTIONS = {"proof": ("name",), "proof-output": EXCERPT_OPTIONS}
 ID = re.compile(r'id="([^"]+)"')  # preceded by whitespace: see ids()
@@ -86,6 +90,7 @@ class LdrState:
         self._cache: dict[str, dict[str, ProofData]] = {}
         self._checked: set[str] = set()
         self.highlights = TextCache.for_project(self.root, "highlight", ".html")
+        _LOCATE_DISK[:] = [TextCache.for_project(self.root, "locate", ".json")]
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
         self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
 
@@ -300,16 +305,42 @@ class LdrState:
 
 
 _LOCATED: dict[str, tuple] = {}  # page text -> its spots: on_files and the page's own render share one parse
+_LOCATE_DISK: list[TextCache] = []  # .cache/ldr/locate of the project being built (set by LdrState)
 
 
 def located(text: str) -> tuple:
-    """``locate(text, FENCES, VALUE)``, parsed once per distinct text in this process."""
+    """``locate(text, FENCES, VALUE)``, parsed once per distinct text: in this process, and
+    across processes through the project's cache, keyed by the text and locate.py itself."""
     spots = _LOCATED.get(text)
     if spots is None:
         if len(_LOCATED) >= 512:
             _LOCATED.clear()
-        spots = _LOCATED[text] = tuple(locate(text, FENCES, VALUE)) if text else ()
+        spots = _LOCATED[text] = _located_on_disk(text) if text else ()
     return spots
+
+
+def _located_on_disk(text: str) -> tuple:
+    from build_hooks.core import locate as module
+
+    disk = _LOCATE_DISK[-1] if _LOCATE_DISK else None
+    parser = importlib.util.find_spec("markdown_it")  # its __init__ names its version
+    key = key_of(text, FENCES_KEY, VALUE.pattern, _source_hash(module.__file__),
+                 _source_hash(parser.origin if parser and parser.origin else module.__file__))
+    hit = disk.get(key) if disk else None
+    if hit is not None:
+        try:
+            return tuple(Spot(kind, line, body) for kind, line, body in json.loads(hit))
+        except (ValueError, TypeError):
+            pass  # torn or foreign: locate again and rewrite it
+    spots = tuple(locate(text, FENCES, VALUE))
+    if disk is not None:
+        disk.put(key, json.dumps([[s.kind, s.line, s.text] for s in spots]))
+    return spots
+
+
+@functools.lru_cache(maxsize=4)
+def _source_hash(path: str) -> str:
+    return key_of(Path(path).read_bytes())
 
 
 def ids(html: str) -> list[str]:

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
-from markdown_it import MarkdownIt
 
 VALUE_KIND = "value"
 # An inline value, `{{ proof[@device].KEY.path | format }}`, as the page spells it.
@@ -113,8 +112,11 @@ def _language(info: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    """One parser for every page (building one costs more than parsing a short page)."""
+def _parser():
+    """One parser for every page (building one costs more than parsing a short page),
+    imported on first use: a build whose pages were all located before never needs it."""
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
