@@ -10,9 +10,13 @@ for it). The same pages with every directive replaced by a paragraph of about it
 by plain mkdocs-material with the same theme, are the baseline. Printed, per size, as ratios:
 
 * warm build (every record fresh): `mkdocs build` in a fresh process, and rebuilt in one
-  process as `mkdocs serve` does, ours / plain (interleaved, medians);
-* cold build (no record, no cache), against the sum of the proofs' own runtimes (the wall
-  times in the records it wrote) plus the plain build;
+  process as `mkdocs serve` does, ours / plain (interleaved, medians), in wall seconds and in
+  CPU seconds (the build's own user + system time: on a machine shared with other work the
+  steadier of the two);
+* the first build of a fresh clone (records committed, no .cache: drawings, highlighted
+  sources, proof metadata and page locations all made again), for information;
+* cold build (no record: a proof host starts and every proof runs; .cache kept), against the
+  sum of the proofs' own runtimes (the wall times in the records it wrote) plus the plain build;
 * the runner's overhead per proof (the same proofs run one at a time, minus their runtimes);
 * peak memory: the warm build's process, ours / plain; the cold build's process tree
   (build + proof host + proofs) against 1.5 x plain plus the proof host alone;
@@ -388,26 +392,27 @@ def fresh_build(root: Path, site: Path, sample: bool = False) -> dict:
         memory.stop()
     if proc.returncode != 0:
         raise RuntimeError(f"mkdocs build in {root} failed:\n{stderr.decode(errors='replace')[-3000:]}")
-    out = {"s": elapsed, "maxrss": usage.ru_maxrss * 1024}
+    out = {"s": elapsed, "cpu": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss * 1024}
     if memory:
         out.update(total=memory.peak_total, main=memory.peak_main, host=memory.peak_host)
     return out
 
 
-def inproc_build(root: Path, site: Path) -> float:
-    """A rebuild in this process, as `mkdocs serve` does (imports and caches warm)."""
+def inproc_build(root: Path, site: Path) -> tuple[float, float]:
+    """A rebuild in this process, as `mkdocs serve` does (imports and caches warm): wall and
+    CPU seconds."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
     cwd = os.getcwd()
     os.chdir(root)
     try:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         config = load_config(str(root / "mkdocs.yml"), site_dir=str(site))
         config.plugins.on_startup(command="build", dirty=False)
         build(config)
         config.plugins.on_shutdown()
-        return time.perf_counter() - started
+        return time.perf_counter() - started, time.process_time() - cpu
     finally:
         os.chdir(cwd)
 
@@ -469,12 +474,18 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
     roots = {"ldr": made["ldr"], "plain": made["plain"]}
     sites = {kind: base / f"site-{kind}" for kind in roots}
     out = {"stats": made["stats"]}
-    # Cold: no record, no cache (a proof host starts, every proof runs), against the proofs'
-    # own runtimes plus a plain build, sampled for memory (both sides).
+    # First build of a fresh clone: records committed (made here by a first build), no .cache.
+    fresh_build(roots["ldr"], sites["ldr"])
+    shutil.rmtree(roots["ldr"] / ".cache", ignore_errors=True)
+    clone = fresh_build(roots["ldr"], sites["ldr"])
+    clone_plain = fresh_build(roots["plain"], sites["plain"])
+    out["clone"] = {"ldr": clone["s"], "plain": clone_plain["s"]}
+    # Cold: no record (a proof host starts, every proof runs; the caches of drawings and
+    # highlighted sources are warm), against the proofs' own runtimes plus a plain build,
+    # sampled for memory (both sides).
     colds_s, plain_cold = [], []
     for i in range(colds):
-        for folder in ("proofs/_results", ".cache"):
-            shutil.rmtree(roots["ldr"] / folder, ignore_errors=True)
+        shutil.rmtree(roots["ldr"] / "proofs" / "_results", ignore_errors=True)
         cold = fresh_build(roots["ldr"], sites["ldr"], sample=True)
         plain = fresh_build(roots["plain"], sites["plain"], sample=True)
         colds_s.append(cold["s"])
@@ -492,6 +503,7 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
         for kind in (("ldr", "plain") if i % 2 else ("plain", "ldr")):
             fresh[kind].append(fresh_build(roots[kind], sites[kind]))
     out["fresh"] = {k: statistics.median(r["s"] for r in v) for k, v in fresh.items()}
+    out["fresh_cpu"] = {k: statistics.median(r["cpu"] for r in v) for k, v in fresh.items()}
     out["maxrss"] = {k: statistics.median(r["maxrss"] for r in v) for k, v in fresh.items()}
     inproc = {"ldr": [], "plain": []}
     for kind in roots:
@@ -499,7 +511,8 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
     for i in range(rounds):
         for kind in (("ldr", "plain") if i % 2 else ("plain", "ldr")):
             inproc[kind].append(inproc_build(roots[kind], sites[kind]))
-    out["inproc"] = {k: statistics.median(v) for k, v in inproc.items()}
+    out["inproc"] = {k: statistics.median(w for w, _ in v) for k, v in inproc.items()}
+    out["inproc_cpu"] = {k: statistics.median(c for _, c in v) for k, v in inproc.items()}
     from build_hooks.core.runner import _SHARED
     out["warm_ran_proofs"] = any(r.proc is not None for r in _SHARED.values())
     out["reload"] = reload_latency(roots, serve_rounds) if serve_rounds else None
@@ -543,7 +556,10 @@ def report(results: dict[int, dict]) -> None:
               f"{st['timing']} timing), {st['drawings']} drawings ({st['elements']} elements), "
               f"{st['values']} inline values, {st['excerpts']} excerpts, {chapters} instruments")
         print(ratio_line("warm build, fresh process / plain", r["fresh"]["ldr"], r["fresh"]["plain"], 1.05))
+        print(ratio_line("  the same in CPU seconds", r["fresh_cpu"]["ldr"], r["fresh_cpu"]["plain"], 1.05))
         print(ratio_line("warm rebuild in one process / plain", r["inproc"]["ldr"], r["inproc"]["plain"], 1.05))
+        print(ratio_line("  the same in CPU seconds", r["inproc_cpu"]["ldr"], r["inproc_cpu"]["plain"], 1.05))
+        print(ratio_line("fresh clone (records, no .cache) / plain", r["clone"]["ldr"], r["clone"]["plain"], None))
         budget = r["proof_runtime_s"] + r["cold_plain_s"]
         print(ratio_line("cold build / (proofs' runtimes + plain)", r["cold_s"], budget, 1.15))
         print(f"  {'runner overhead per proof':<46} {r['overhead']['per_proof_s'] * 1000:6.1f} ms "
@@ -561,7 +577,8 @@ def report(results: dict[int, dict]) -> None:
     sizes = sorted(results)
     if len(sizes) > 1:
         print("\ngrowth: the cost added to plain, per chapter (flat = grows with the pages; rising = pages x proofs)")
-        for label, key in (("warm, fresh process", "fresh"), ("warm, one process", "inproc")):
+        for label, key in (("warm, fresh process", "fresh"), ("  in CPU", "fresh_cpu"),
+                           ("warm, one process", "inproc"), ("  in CPU", "inproc_cpu")):
             cells = [f"{c} ch: {(results[c][key]['ldr'] - results[c][key]['plain']) / c * 1000:6.0f} ms"
                      for c in sizes]
             print(f"  {label:<22} " + "   ".join(cells))

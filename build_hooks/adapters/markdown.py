@@ -64,6 +64,9 @@ OPTIONS = {"proof": ("name",), "proof-output": EXCERPT_OPTIONS}
 ID = re.compile(r'id="([^"]+)"')  # preceded by whitespace: see ids()
 
 
+_VISIBLE: dict[tuple, tuple[dict, dict]] = {}  # (root, proof) -> (lookup, its visible form), across rebuilds
+
+
 class ProofPending(LdrError):
     """A proof with no record yet is running in the background (the plugin under serve)."""
 
@@ -128,7 +131,11 @@ class LdrState:
                 self._checked.add(name)
                 self.library.run([name])
             found = self.library.lookup(name)
-            self._cache[name] = {device: visible_record(item) for device, item in found.items()}
+            seen = _VISIBLE.get((self.root, name))
+            if seen is None or seen[0] != found:  # an equal lookup (C-level compare) reuses its pass
+                seen = _VISIBLE[(self.root, name)] = (
+                    found, {device: visible_record(item) for device, item in found.items()})
+            self._cache[name] = dict(seen[1])
         if not self._cache[name] and name in self.rerunning and not pending_ok:
             raise ProofPending(name)
         return self._cache[name]

@@ -294,13 +294,17 @@ class Runner:
         try:
             for wave, width in waves:
                 pending = list(wave)
-                while pending or running:
+
+                def fill() -> None:
                     while pending and len(running) < width:
                         job = pending.pop(0)
                         if on_start:
                             on_start(job)
                         due = time.monotonic() + job.timeout + DUMP_WAIT + GRACE + SLACK
                         running[self._submit(job)] = (job, due)
+
+                while pending or running:
+                    fill()
                     soonest = min(due for _, due in running.values())
                     line = self._readline(max(0.0, soonest - time.monotonic()))
                     if not line:
@@ -312,6 +316,7 @@ class Runner:
                                        f"{reply.get('id')!r}) while running {self._names(running)}")
                     job, _ = running.pop(reply["id"])
                     result = results[job.name] = self._result(job, reply)
+                    fill()  # the next proof starts while this one's record is written
                     if on_done:
                         on_done(result)
         except HostSilent:

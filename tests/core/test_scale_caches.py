@@ -67,3 +67,16 @@ def test_page_sized_text_still_shows_control_characters_and_ids_need_whitespace(
     assert visible(long + "\x85") == long + "\\x85"
     assert visible(long) is long
     assert ext.ids('<p id="a"><x data-id="b"></x><svg\nid="c">') == ["a", "c"]
+
+
+def test_instruments_and_card_run_lines_leave_the_searchable_page_and_come_back():
+    instrument = ('<div class="ldr-instrument" data-instrument="x"><p class="ldr-instrument__title">T</p>'
+                  '<div class="inner"><div>cell</div></div><script type="application/json">[1]</script></div>')
+    card = ('<section class="ldr-proof"><p class="ldr-proof__title">Title</p><pre>output</pre>'
+            '<p class="ldr-proof__provenance">torch · <span>cpu</span></p>'
+            '<p class="ldr-proof__run"><a href="x.py">Download</a></p></section>')
+    page = f"<p>before</p>{instrument}<p>between</p>{card}<p>after</p>"
+    html, stash = defer(page)
+    assert "cell" not in html and "Download" not in html and "torch ·" not in html
+    assert "Title" in html and "output" in html and "between" in html and html.endswith("<p>after</p>")
+    assert restore(html, stash) == page
