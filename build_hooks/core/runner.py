@@ -352,15 +352,17 @@ class Runner:
 
 
 _SHARED: dict[tuple, Runner] = {}
+_SHARED_LOCK = threading.Lock()  # the plugin may start the host early, from another thread
 
 
 def shared_runner(python: str | None, pin: str | None, mode: str | None) -> Runner:
     """One proof host per interpreter for the life of this process, so that `mkdocs serve`
     rebuilds reuse the warm host instead of importing torch again."""
     key = (python or os.environ.get("LDR_PYTHON") or sys.executable, pin, mode)
-    runner = _SHARED.get(key)
-    if runner is None:
-        runner = _SHARED[key] = Runner(*key)
+    with _SHARED_LOCK:
+        runner = _SHARED.get(key)
+        if runner is None:
+            runner = _SHARED[key] = Runner(*key)
     return runner
 
 

@@ -80,3 +80,30 @@ def test_instruments_and_card_run_lines_leave_the_searchable_page_and_come_back(
     assert "cell" not in html and "Download" not in html and "torch ·" not in html
     assert "Title" in html and "output" in html and "between" in html and html.endswith("<p>after</p>")
     assert restore(html, stash) == page
+
+
+@pytest.mark.parametrize("proof, option, starts", [
+    (True, "", True),                     # a proof to run: the host starts while MkDocs reads the config
+    (False, "", False),                   # nothing to run: no host
+    (True, "      run: false\n", False),  # the build never runs proofs
+])
+def test_the_proof_host_starts_while_the_config_loads_only_when_a_proof_will_run(
+        project, monkeypatch, proof, option, starts):
+    import threading
+
+    from mkdocs.config import load_config
+
+    from build_hooks.core import runner
+
+    started = []
+    monkeypatch.setattr(runner.Runner, "start", lambda self: started.append(self) or {})
+    monkeypatch.setattr(runner, "_SHARED", {})
+    if proof:
+        project.proof("stale", "print(1)\n")
+    config = project.root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  - ldr\n", "  - ldr:\n" + option if option else "  - ldr\n"))
+    load_config(str(config))
+    for thread in threading.enumerate():
+        if thread.name == "ldr-prestart":
+            thread.join(30)
+    assert bool(started) == starts
