@@ -16,7 +16,11 @@ a fence refuses options it does not take; a page shows each proof's card once.
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
+import importlib.util
+import json
 import re
 import xml.etree.ElementTree as etree
 from html import escape
@@ -38,7 +42,7 @@ from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.layout import Layout
 from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.links import CardLinks, Pages, base_url
-from build_hooks.core.locate import VALUE, VALUE_KIND, Locations, locate
+from build_hooks.core.locate import VALUE, VALUE_KIND, Locations, Spot, locate
 from build_hooks.core.options import check_options
 from build_hooks.render.card import highlight_source, pending_marker, render_card, status_phrase
 from build_hooks.render.excerpt import EXCERPT_OPTIONS, render_excerpt
@@ -58,9 +62,13 @@ HANDLERS = {
     "exercises": "build_hooks.core.exercises:render_fence",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
+FENCES_KEY = "\0".join(FENCES)
 # What the two core fences take; a handler's module declares its own as OPTIONS.
 OPTIONS = {"proof": ("name",), "proof-output": EXCERPT_OPTIONS}
-ID = re.compile(r'\sid="([^"]+)"')
+ID = re.compile(r'id="([^"]+)"')  # preceded by whitespace: see ids()
+
+
+_VISIBLE: dict[tuple, tuple[dict, dict]] = {}  # (root, proof) -> (lookup, its visible form), across rebuilds
 
 
 class ProofPending(LdrError):
@@ -91,6 +99,7 @@ class LdrState:
         self._cache: dict[str, dict[str, ProofData]] = {}
         self._checked: set[str] = set()
         self.highlights = TextCache.for_project(self.root, "highlight", ".html")
+        _LOCATE_DISK[:] = [TextCache.for_project(self.root, "locate", ".json")]
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
         self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
 
@@ -115,7 +124,7 @@ class LdrState:
         self.lines = list(lines)
         self.cards, self.ids = {}, {}
         try:
-            self.locations = Locations(locate("\n".join(self.lines), FENCES, VALUE))
+            self.locations = Locations(list(located("\n".join(self.lines))))
         except Exception:  # noqa: BLE001 - lines are a courtesy; fall back to searching the text
             self.locations = Locations()
 
@@ -128,7 +137,11 @@ class LdrState:
                 self._checked.add(name)
                 self.library.run([name])
             found = self.library.lookup(name)
-            self._cache[name] = {device: visible_record(item) for device, item in found.items()}
+            seen = _VISIBLE.get((self.root, name))
+            if seen is None or seen[0] != found:  # an equal lookup (C-level compare) reuses its pass
+                seen = _VISIBLE[(self.root, name)] = (
+                    found, {device: visible_record(item) for device, item in found.items()})
+            self._cache[name] = dict(seen[1])
         if not self._cache[name] and name in self.rerunning and not pending_ok:
             raise ProofPending(name)
         return self._cache[name]
@@ -251,7 +264,7 @@ class LdrState:
 
     def claim_ids(self, html: str, fence: str, line: int | None) -> None:
         """Refuse a directive whose HTML repeats an id another directive on the page has."""
-        found = list(dict.fromkeys(ID.findall(html)))
+        found = list(dict.fromkeys(ids(html)))
         for ident in found:
             if ident in self.ids:
                 kind, first = self.ids[ident]
@@ -306,10 +319,55 @@ class LdrState:
         return format_value(raw, fmt or ""), f"{key} = {raw!r}", item
 
 
+_LOCATED: dict[str, tuple] = {}  # page text -> its spots: on_files and the page's own render share one parse
+_LOCATE_DISK: list[TextCache] = []  # .cache/ldr/locate of the project being built (set by LdrState)
+
+
+def located(text: str) -> tuple:
+    """``locate(text, FENCES, VALUE)``, parsed once per distinct text: in this process, and
+    across processes through the project's cache, keyed by the text and locate.py itself."""
+    spots = _LOCATED.get(text)
+    if spots is None:
+        if len(_LOCATED) >= 512:
+            _LOCATED.clear()
+        spots = _LOCATED[text] = _located_on_disk(text) if text else ()
+    return spots
+
+
+def _located_on_disk(text: str) -> tuple:
+    from build_hooks.core import locate as module
+
+    disk = _LOCATE_DISK[-1] if _LOCATE_DISK else None
+    parser = importlib.util.find_spec("markdown_it")  # its __init__ names its version
+    key = key_of(text, FENCES_KEY, VALUE.pattern, _source_hash(module.__file__),
+                 _source_hash(parser.origin if parser and parser.origin else module.__file__))
+    hit = disk.get(key) if disk else None
+    if hit is not None:
+        try:
+            return tuple(Spot(kind, line, body) for kind, line, body in json.loads(hit))
+        except (ValueError, TypeError):
+            pass  # torn or foreign: locate again and rewrite it
+    spots = tuple(locate(text, FENCES, VALUE))
+    if disk is not None:
+        disk.put(key, json.dumps([[s.kind, s.line, s.text] for s in spots]))
+    return spots
+
+
+@functools.lru_cache(maxsize=4)
+def _source_hash(path: str) -> str:
+    return key_of(Path(path).read_bytes())
+
+
+def ids(html: str) -> list[str]:
+    """Every ``id="..."`` attribute (after whitespace); a literal-prefix scan, ten times
+    faster than ``\\sid=`` over a page of inline SVG."""
+    return [m.group(1) for m in ID.finditer(html) if m.start() and html[m.start() - 1].isspace()]
+
+
 def card_names(text: str) -> list[str]:
     """The proofs whose cards a page's Markdown shows (fences in code blocks do not count)."""
     names = []
-    for spot in locate(text, ("proof",)):
+    for spot in (s for s in located(text) if s.kind == "proof"):
         try:
             options = parse_options(spot.text, "proof")
         except DirectiveError:
@@ -320,11 +378,20 @@ def card_names(text: str) -> list[str]:
     return names
 
 
+_PARSED: dict[str, object] = {}  # fence body -> its YAML (rebuilds and on_files see the same bodies)
+
+
 def parse_options(source: str, fence: str) -> dict:
-    try:
-        body = yaml.load(source, Loader=YAML_LOADER) if source.strip() else None
-    except yaml.YAMLError as exc:
-        raise DirectiveError(f"the {fence} fence body is not valid YAML: {exc}") from exc
+    body = _PARSED.get(source, _PARSED)
+    if body is _PARSED:
+        try:
+            body = yaml.load(source, Loader=YAML_LOADER) if source.strip() else None
+        except yaml.YAMLError as exc:
+            raise DirectiveError(f"the {fence} fence body is not valid YAML: {exc}") from exc
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        _PARSED[source] = body
+    body = copy.deepcopy(body) if isinstance(body, (dict, list)) else body  # handlers may change theirs
     if body is None:
         return {}
     if isinstance(body, dict):

@@ -92,6 +92,18 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         self._server_lock = threading.Lock()
         self._rebuild_missed = False
 
+    def load_config(self, options, config_file_path=None):
+        result = super().load_config(options, config_file_path)
+        if not result[0] and self.config.run:
+            # MkDocs loads plugins first, then validates the rest of the config: start the
+            # proof host now (on a thread, only if a proof will run), so that it imports torch
+            # while MkDocs reads the theme and extensions. on_pre_build's run waits for it.
+            root = Path(config_file_path or ".").resolve().parent
+            mode = None if self.config.mode == "auto" else self.config.mode
+            threading.Thread(target=_prestart, args=(root, self.config.python, mode, self.config.jobs),
+                             name="ldr-prestart", daemon=True).start()
+        return result
+
     def on_startup(self, *, command, dirty):
         # Defining on_startup also keeps this object across `mkdocs serve` rebuilds.
         self.serving = command == "serve"
@@ -301,6 +313,17 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 server._rebuild_cond.notify_all()
         elif self.trigger is not None:
             self.trigger.touch()
+
+
+def _prestart(root: Path, python: str | None, mode: str | None, jobs: int | None) -> None:
+    """Start the shared proof host if this build has a proof to run; any problem is left for
+    the build itself to report, where it names the fix."""
+    try:
+        library = Library(root, python, mode, jobs)
+        if library.plan():
+            library.runner().start()
+    except Exception as exc:  # noqa: BLE001
+        log.debug(f"the proof host was not started early: {exc}")
 
 
 def _can_request_rebuild(server) -> bool:

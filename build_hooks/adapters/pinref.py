@@ -85,25 +85,34 @@ def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ..
     """
     release = _release(pin) if pin else None
     problems: list[tuple[int, str]] = []
+    page = "\n".join(lines)  # whole-page checks first: most pages hold no link or version at all
+    urls = "github.com/pytorch/pytorch/" in page
+    mentions, tags = "torch" in page.lower(), _TAG.search(page) is not None
     for number, line in enumerate(lines, 1):  # code blocks too: {{ torch.tag }} works there
-        for match in _URL.finditer(line):
+        for match in (_URL.finditer(line) if urls else ()):
             path = (match.group(1) or "/").lstrip("/")
             problems.append((number, f"{match.group(0)} is a link typed by hand to a tag of the PyTorch "
                                      f"repository; write {SCHEME}{path or '<path>'} (end it with / for a "
                                      "folder), or {{ torch.tag }} in code, which follow the pin"))
-    if release is None:
+    if release is None or not (mentions or tags):
         return problems
-    prose = [(number, line, _URL.sub(lambda m: " " * len(m.group(0)), line))
+    prose = [(number, line, _URL.sub(lambda m: " " * len(m.group(0)), line) if urls else line)
              for number, line in _prose_lines(lines, directives)]
     for index, (number, line, text) in enumerate(prose):
         following = prose[index + 1] if index + 1 < len(prose) else None
         joined = text + (" " + following[2].lstrip() if following and following[0] == number + 1 else "")
-        for match in _MENTION.finditer(joined):
+        if mentions and "torch" in joined.lower():
+            found = list(_MENTION.finditer(joined))
+        else:
+            found = []
+        for match in found:
             if match.start() < len(text) and (int(match.group(3)), int(match.group(4))) >= release:
                 name, joint = match.group(1), match.group(2)
                 problems.append((number, f"{match.group(0)!r} is a torch version typed by hand; write "
                                          f"{name}{joint}{{{{ torch.version }}}}, which follows the pin"))
-        for match in _TAG.finditer(_MENTION.sub(lambda m: " " * len(m.group(0)), text)):
+        if not tags:
+            continue
+        for match in _TAG.finditer(_MENTION.sub(lambda m: " " * len(m.group(0)), text) if found else text):
             if (int(match.group(1)), int(match.group(2))) == release:
                 problems.append((number, f"{match.group(0)!r} is the torch tag typed by hand; write "
                                          "{{ torch.tag }}, which follows the pin"))

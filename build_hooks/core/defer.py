@@ -1,17 +1,21 @@
 """Keep bulky, unsearchable markup out of other plugins' way.
 
-Inline SVG (figures, instrument fallbacks) and the highlighted source inside proof cards make
-a chapter's HTML several times larger, and the search plugin would parse and index every path
-and token of it. After rendering, such blocks are swapped for placeholders; the placeholders
-are swapped back into the final page. Captions, alt text and card text stay searchable.
+Inline SVG (figures, instrument fallbacks), the highlighted source inside proof cards and the
+instruments' widgets make a chapter's HTML several times larger, and the search plugin would
+parse and index every path and token of it (and every card's provenance and run lines, the
+same words on each card). After rendering, such blocks are swapped for placeholders; the
+placeholders are swapped back into the final page. Captions, alt text and card text (title,
+purpose, output) stay searchable.
 """
 
 from __future__ import annotations
 
 import re
 
-START = re.compile(r'<svg\b|<div class="language-python highlight ldr-source">')
+START = re.compile(r'<svg\b|<div class="language-python highlight ldr-source">|<div class="ldr-instrument"'
+                   r'|<p class="ldr-proof__(?:provenance|run)">')
 SVG_TAG = re.compile(r"<svg\b|</svg>")
+DIV_TAG = re.compile(r"<div\b|</div>")
 SOURCE_END = "</code></pre></div>"
 TOKEN = "<!--ldr-deferred-{}-->"
 
@@ -25,21 +29,27 @@ def defer(html: str, min_size: int = 1024, stash: dict[str, str] | None = None) 
         match = START.search(html, pos)
         if match is None:
             break
-        start = match.start()
-        if match.group(0).startswith("<svg"):
+        start, opening = match.start(), match.group(0)
+        if opening.startswith(("<svg", '<div class="ldr-instrument"')):
+            # An instrument is all widget markup and embedded data; its title is not worth a
+            # search hit. Nested blocks of the same tag are counted to find the end.
+            pattern, tag_open = (SVG_TAG, "<svg") if opening.startswith("<svg") else (DIV_TAG, "<div")
             depth, end = 0, None
-            for tag in SVG_TAG.finditer(html, start):
-                depth += 1 if tag.group(0) == "<svg" else -1
+            for tag in pattern.finditer(html, start):
+                depth += 1 if tag.group(0) == tag_open else -1
                 if depth == 0:
                     end = tag.end()
                     break
+        elif opening.startswith("<p"):  # a card's provenance and run lines: the same on every card
+            found = html.find("</p>", start)
+            end = None if found < 0 else found + len("</p>")
         else:
             found = html.find(SOURCE_END, start)
             end = None if found < 0 else found + len(SOURCE_END)
         if end is None:  # unbalanced: leave the rest alone
             break
         block = html[start:end]
-        if len(block) >= min_size:
+        if len(block) >= min_size or opening.startswith(("<p", '<div class="ldr-instrument"')):
             token = TOKEN.format(len(stash))
             stash[token] = block
             parts.append(html[pos:start])
@@ -51,7 +61,12 @@ def defer(html: str, min_size: int = 1024, stash: dict[str, str] | None = None) 
     return "".join(parts), stash
 
 
+TOKENS = re.compile(r"<!--ldr-deferred-\d+-->")
+
+
 def restore(html: str, stash: dict[str, str]) -> str:
-    for token, block in stash.items():
-        html = html.replace(token, block, 1)
-    return html
+    """One pass over the page, whatever the number of blocks; each token is put back once."""
+    if not stash:
+        return html
+    left = dict(stash)
+    return TOKENS.sub(lambda m: left.pop(m.group(0), m.group(0)), html)

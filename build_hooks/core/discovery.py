@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import re
 import sys
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
+from .cache import TextCache, key_of
 from .errors import LdrError
 
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -115,7 +118,7 @@ def _local_imports(tree: ast.Module, lines: list[str]) -> tuple[tuple[str, int, 
     """``import _x`` / ``from _x import y`` anywhere in the module, for a name that is not a
     standard-library module (``_thread``, ``_ctypes``...): those are local helpers."""
     found = []
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -128,6 +131,17 @@ def _local_imports(tree: ast.Module, lines: list[str]) -> tuple[tuple[str, int, 
                 text = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else name
                 found.append((top, node.lineno, text))
     return tuple(sorted(set(found), key=lambda item: item[1]))
+
+
+def _statements(body: list):
+    """Every statement, nested ones too (imports are statements): a walk that skips the
+    expressions, most of a module's nodes."""
+    for node in body:
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, name, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
 
 
 _SEEN: dict[str, tuple[tuple[int, int], Proof]] = {}
@@ -191,9 +205,37 @@ def load_proof(path: Path) -> Proof:
     return proof
 
 
+@lru_cache(maxsize=1)
+def _fingerprint() -> str:
+    """This module's own hash: a change to how proofs are read invalidates every cached read."""
+    return script_hash(Path(__file__).read_bytes())[:16]
+
+
 def _parse(path: Path) -> Proof:
+    """A proof read from its file; what the ``ast`` parse found is cached by the file's hash
+    (``.cache/ldr/discovery``), so a fresh build parses only proofs that changed."""
     raw = path.read_bytes()
     stem = path.stem
+    cache = TextCache.for_project(path.parent.parent, "discovery", ".json")
+    key = key_of(script_hash(raw), stem, _fingerprint())
+    hit = cache.get(key)
+    if hit is not None:
+        try:
+            fields = json.loads(hit)
+            fields["imports"] = tuple(tuple(item) for item in fields["imports"])
+            return Proof(name=stem, path=path, sha256=script_hash(raw), **fields)
+        except (ValueError, KeyError, TypeError):
+            pass  # a foreign or torn entry: parse again and rewrite it
+    proof = _parse_source(path, raw, stem)
+    if not proof.problems:
+        cache.put(key, json.dumps({
+            "title": proof.title, "purpose": proof.purpose, "timeout": proof.timeout,
+            "accelerator": proof.accelerator, "parallel": proof.parallel, "output_cap": proof.output_cap,
+            "allow_unmeasured": proof.allow_unmeasured, "imports": proof.imports}))
+    return proof
+
+
+def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
     try:
         tree = ast.parse(raw, filename=str(path))
     except SyntaxError as exc:

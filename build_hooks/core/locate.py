@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable
 
-from markdown_it import MarkdownIt
 
 VALUE_KIND = "value"
 # An inline value, `{{ proof[@device].KEY.path | format }}`, as the page spells it.
@@ -111,10 +111,19 @@ def _language(info: str) -> str:
     return word
 
 
+@lru_cache(maxsize=1)
+def _parser():
+    """One parser for every page (building one costs more than parsing a short page),
+    imported on first use: a build whose pages were all located before never needs it."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
 def locate(text: str, fences: Iterable[str], value: re.Pattern | None = None) -> list[Spot]:
     """Every directive fence (of the given languages) and inline value, in document order."""
     kinds = set(fences)
-    parser = MarkdownIt("commonmark", {"html": True}).enable("table")
+    parser = _parser()
     spots: list[Spot] = []
     for token in parser.parse("\n".join(unfold_containers(text.split("\n")))):
         if token.map is None:

@@ -296,13 +296,17 @@ class Runner:
         try:
             for wave, width in waves:
                 pending = list(wave)
-                while pending or running:
+
+                def fill() -> None:
                     while pending and len(running) < width:
                         job = pending.pop(0)
                         if on_start:
                             on_start(job)
                         due = time.monotonic() + job.timeout + DUMP_WAIT + GRACE + SLACK
                         running[self._submit(job)] = (job, due)
+
+                while pending or running:
+                    fill()
                     soonest = min(due for _, due in running.values())
                     line = self._readline(max(0.0, soonest - time.monotonic()))
                     if not line:
@@ -314,6 +318,7 @@ class Runner:
                                        f"{reply.get('id')!r}) while running {self._names(running)}")
                     job, _ = running.pop(reply["id"])
                     result = results[job.name] = self._result(job, reply)
+                    fill()  # the next proof starts while this one's record is written
                     if on_done:
                         on_done(result)
         except HostSilent:
@@ -349,15 +354,17 @@ class Runner:
 
 
 _SHARED: dict[tuple, Runner] = {}
+_SHARED_LOCK = threading.Lock()  # the plugin may start the host early, from another thread
 
 
 def shared_runner(python: str | None, pin: str | None, mode: str | None) -> Runner:
     """One proof host per interpreter for the life of this process, so that `mkdocs serve`
     rebuilds reuse the warm host instead of importing torch again."""
     key = (python or os.environ.get("LDR_PYTHON") or sys.executable, pin, mode)
-    runner = _SHARED.get(key)
-    if runner is None:
-        runner = _SHARED[key] = Runner(*key)
+    with _SHARED_LOCK:
+        runner = _SHARED.get(key)
+        if runner is None:
+            runner = _SHARED[key] = Runner(*key)
     return runner
 
 

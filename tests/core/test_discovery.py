@@ -57,3 +57,25 @@ def test_data_lines_are_hidden_and_parsed():
     with pytest.raises(KeyError, match="TOLL.nope"):
         lookup(out.data, "TOLL.nope")
     assert key_paths(out.data) == ["TOLL.us", "TOLL.list.0", "X"]
+
+
+def test_a_fresh_process_reads_unchanged_proofs_from_the_cache(project, monkeypatch):
+    from build_hooks.core import cache, discovery
+
+    path = project.proof("cached", """
+        from _common import timer
+        PROOF = {"timeout": 30, "parallel": True}
+    """, doc="Cached title.\n\nCached purpose.")
+    (project.root / "proofs" / "_common.py").write_text("timer = 1\n")
+    first = load_proof(path)
+    # A new process: nothing in memory, the .cache folder on disk.
+    discovery._SEEN.clear()
+    cache.clear_memory()
+    monkeypatch.setattr(discovery, "_parse_source", lambda *a: pytest.fail("an unchanged proof was parsed again"))
+    assert load_proof(path) == first
+    assert [item[0] for item in first.imports] == ["_common"] and first.helpers
+    # Any change to the script is a new key: parsed again.
+    monkeypatch.undo()
+    discovery._SEEN.clear()
+    path.write_text(path.read_text().replace("30", "45"))
+    assert load_proof(path).timeout == 45.0

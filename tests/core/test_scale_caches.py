@@ -1,0 +1,109 @@
+"""The caches that keep a fresh build from redoing work (bench/bench_scale.py measures them)."""
+
+import pytest
+
+from build_hooks.adapters import markdown as ext
+from build_hooks.core import cache
+from build_hooks.core.defer import defer, restore
+
+PAGE = """# A page
+
+The value is {{ p.DATA.x | .2f }} here.
+
+```proof-output
+proof: p
+grep: "x"
+```
+
+```python
+# a code block, not a directive
+```
+"""
+
+
+def test_a_page_is_located_once_then_read_back_from_the_project_cache(tmp_path, monkeypatch):
+    disk = cache.TextCache(tmp_path / "locate", ".json")
+    monkeypatch.setattr(ext, "_LOCATE_DISK", [disk])
+    ext._LOCATED.clear()
+    first = ext.located(PAGE)
+    assert [(s.kind, s.line) for s in first] == [("value", 3), ("proof-output", 5)]
+    assert len(list((tmp_path / "locate").glob("*.json"))) == 1
+    # A new process: nothing in memory; the parser must not run again for the same text.
+    ext._LOCATED.clear()
+    cache.clear_memory()
+    monkeypatch.setattr(ext, "locate", lambda *a: pytest.fail("located again"))
+    assert ext.located(PAGE) == first
+    # A torn entry is a miss, not an error.
+    for path in (tmp_path / "locate").glob("*.json"):
+        path.write_text("[[")
+    ext._LOCATED.clear()
+    cache.clear_memory()
+    monkeypatch.undo()
+    monkeypatch.setattr(ext, "_LOCATE_DISK", [disk])
+    assert ext.located(PAGE) == first
+
+
+def test_card_names_and_fence_options_survive_the_memo():
+    text = "```proof\nalpha\n```\n\n```proof\nbeta\n```\n"
+    assert ext.card_names(text) == ["alpha", "beta"]
+    options = ext.parse_options("proof: p\ngrep: [a, b]\n", "proof-output")
+    options["grep"].append("changed by a handler")
+    assert ext.parse_options("proof: p\ngrep: [a, b]\n", "proof-output") == {"proof": "p", "grep": ["a", "b"]}
+
+
+def test_restore_puts_every_deferred_block_back_once_in_one_pass():
+    svg = "<svg>" + "x" * 2000 + "</svg>"
+    html, stash = defer(f"<p>a</p>{svg}<p>b</p>{svg.replace('x', 'y')}")
+    assert len(stash) == 2 and "<svg>" not in html
+    assert restore(html, stash) == f"<p>a</p>{svg}<p>b</p>{svg.replace('x', 'y')}"
+    assert restore("<p>no tokens</p>", stash) == "<p>no tokens</p>"
+
+
+def test_page_sized_text_still_shows_control_characters_and_ids_need_whitespace():
+    from build_hooks.render.safe import visible
+
+    long = "a" * 5000
+    assert visible(long + "\x1b[31m" + long) == long + "\u241b[31m" + long
+    assert visible(long + "\x85") == long + "\\x85"
+    assert visible(long) is long
+    assert ext.ids('<p id="a"><x data-id="b"></x><svg\nid="c">') == ["a", "c"]
+
+
+def test_instruments_and_card_run_lines_leave_the_searchable_page_and_come_back():
+    instrument = ('<div class="ldr-instrument" data-instrument="x"><p class="ldr-instrument__title">T</p>'
+                  '<div class="inner"><div>cell</div></div><script type="application/json">[1]</script></div>')
+    card = ('<section class="ldr-proof"><p class="ldr-proof__title">Title</p><pre>output</pre>'
+            '<p class="ldr-proof__provenance">torch · <span>cpu</span></p>'
+            '<p class="ldr-proof__run"><a href="x.py">Download</a></p></section>')
+    page = f"<p>before</p>{instrument}<p>between</p>{card}<p>after</p>"
+    html, stash = defer(page)
+    assert "cell" not in html and "Download" not in html and "torch ·" not in html
+    assert "Title" in html and "output" in html and "between" in html and html.endswith("<p>after</p>")
+    assert restore(html, stash) == page
+
+
+@pytest.mark.parametrize("proof, option, starts", [
+    (True, "", True),                     # a proof to run: the host starts while MkDocs reads the config
+    (False, "", False),                   # nothing to run: no host
+    (True, "      run: false\n", False),  # the build never runs proofs
+])
+def test_the_proof_host_starts_while_the_config_loads_only_when_a_proof_will_run(
+        project, monkeypatch, proof, option, starts):
+    import threading
+
+    from mkdocs.config import load_config
+
+    from build_hooks.core import runner
+
+    started = []
+    monkeypatch.setattr(runner.Runner, "start", lambda self: started.append(self) or {})
+    monkeypatch.setattr(runner, "_SHARED", {})
+    if proof:
+        project.proof("stale", "print(1)\n")
+    config = project.root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  - ldr\n", "  - ldr:\n" + option if option else "  - ldr\n"))
+    load_config(str(config))
+    for thread in threading.enumerate():
+        if thread.name == "ldr-prestart":
+            thread.join(30)
+    assert bool(started) == starts
