@@ -208,7 +208,7 @@ def sections(text: str) -> list[Section]:
     if lines and lines[0].strip() == "---":  # front matter: blank it out, keeping line numbers
         end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")), 0)
         lines[: end + 1] = [""] * (end + 1)
-    parser = MarkdownIt("commonmark", {"html": True}).enable("table")
+    parser = _parser()
     tokens = parser.parse("\n".join(unfold_containers(lines)))
     out: list[Section] = []
     seen: dict[str, int] = {}
