@@ -1,1 +1,3 @@
-"""Adapters that wire the core to its hosts: the Python-Markdown extension (markdown.py, pinref.py), the MkDocs plugin (mkdocs.py) and the command line (cli.py)."""
+"""Adapters that wire the core to its hosts: the Python-Markdown extension (markdown.py, with
+fences.py, state.py and pinref.py), Zensical's stand-in for a plugin (zensical.py), the MkDocs
+plugin (mkdocs.py) and the command line (cli.py, cli_args.py, console.py, siteconfig.py)."""

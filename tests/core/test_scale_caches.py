@@ -2,7 +2,7 @@
 
 import pytest
 
-from build_hooks.adapters import markdown as ext
+from build_hooks.adapters import fences as ext
 from build_hooks.core import cache
 from build_hooks.core.defer import defer, restore
 

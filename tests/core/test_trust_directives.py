@@ -170,7 +170,7 @@ def test_a_data_line_cut_by_the_output_cap_is_named_as_such(project, md):
 
 def test_an_unexpected_exception_in_a_fence_is_an_error_with_its_line(project, md, monkeypatch):
     project.proof("toll", TOLL)
-    import build_hooks.adapters.markdown as module
+    import build_hooks.adapters.state as module
 
     def explode(*args, **kwargs):
         raise KeyError("wall_s")
@@ -183,7 +183,7 @@ def test_an_unexpected_exception_in_a_fence_is_an_error_with_its_line(project, m
 
 def test_an_unexpected_exception_in_a_value_is_an_error_with_its_line(project, md, monkeypatch):
     project.proof("toll", TOLL)
-    import build_hooks.adapters.markdown as module
+    import build_hooks.adapters.state as module
 
     def explode(value, fmt=""):
         raise TypeError("boom")
