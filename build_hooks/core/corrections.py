@@ -30,6 +30,7 @@ from .drift import claims_api, found_claims, holds, ratio
 from .errors import DirectiveError, LdrError
 from .history import all_versions, records_at
 from .locate import Section, section_at, sections
+from .quotes import values
 from build_hooks.render.values import format_value
 from .layout import Layout
 
@@ -73,13 +74,8 @@ def entries(options: dict) -> dict[str, dict]:
 
 def page_quotes(text: str) -> list[tuple[int, str, str | None, str, str]]:
     """(line, proof, device or None, key, format) for every inline value on the page."""
-    from .locate import VALUE
-
-    out = []
-    for number, line in enumerate(text.splitlines(), 1):
-        for m in VALUE.finditer(line):
-            out.append((number, m.group("proof"), m.group("device"), m.group("key"), (m.group("fmt") or "").strip()))
-    return out
+    return [(line, m.group("proof"), m.group("device"), m.group("key"), (m.group("fmt") or "").strip())
+            for line, m in values(text)]
 
 
 def pick(records: dict, proof: str, device: str | None):

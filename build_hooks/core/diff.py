@@ -3,18 +3,16 @@ quotes each moved value (for the author who upgrades torch or edits a proof)."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .datalines import parse_output
+from .quotes import quotes as page_quotes
 from .errors import LdrError
 from .library import Library
 from .store import Record
 
-QUOTE = re.compile(r"\{\{\s*([a-z][a-z0-9_]*)(?:@\w+)?\.([A-Za-z0-9_.\-]+)\s*(?:\|[^}]*)?\}\}")
-EXCERPT = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*proof-output[ \t]*\n(?:.*\n)*?[ \t]*proof:[ \t]*([a-z0-9_]+)", re.M)
 
 
 @dataclass
@@ -74,17 +72,19 @@ def old_record(root: Path, rev: str, relpath: str) -> Record | None:
 
 
 def quotes(root: Path) -> tuple[dict[tuple[str, str], list[str]], dict[str, list[str]]]:
-    """Where prose quotes each (proof, key), and where each proof is excerpted."""
+    """Where prose quotes each (proof, key), and where each proof is excerpted (quotes.py finds
+    them as the build does: nothing in code spans or code blocks counts)."""
     values: dict[tuple[str, str], list[str]] = {}
     excerpts: dict[str, list[str]] = {}
     for page in sorted((root / "docs").rglob("*.md")):
         text = page.read_text(encoding="utf-8", errors="replace")
         rel = page.relative_to(root)
-        for number, line in enumerate(text.splitlines(), 1):
-            for match in QUOTE.finditer(line):
-                values.setdefault(match.groups(), []).append(f"{rel}:{number}")
-        for match in EXCERPT.finditer(text):
-            excerpts.setdefault(match.group(1), []).append(f"{rel}:{text[: match.start()].count(chr(10)) + 1}")
+        for quote in page_quotes(text):
+            where = f"{rel}:{quote.line}"
+            if quote.kind == "value":  # its detail is KEY, or KEY@device
+                values.setdefault((quote.proof, quote.detail.partition("@")[0]), []).append(where)
+            elif quote.kind == "excerpt":
+                excerpts.setdefault(quote.proof, []).append(where)
     return values, excerpts
 
 

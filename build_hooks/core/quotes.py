@@ -57,6 +57,13 @@ def _selector(options: dict) -> str:
     return " ".join(parts) or "output"
 
 
+def values(text: str) -> list[tuple[int, re.Match]]:
+    """Every inline value on a page, as (line, its match of ``VALUE``), in document order;
+    values in code spans and code blocks are not values and are left out."""
+    return [(spot.line, match) for spot in locate(text, (), VALUE)
+            if spot.kind == VALUE_KIND and (match := VALUE.fullmatch(spot.text))]
+
+
 def quotes(text: str, instrument_proofs: dict[str, str] | None = None) -> list[Quote]:
     """Every quote of a proof on a page, in document order. ``instrument_proofs`` maps an
     instrument's name to the proof it reads when the fence names none."""
