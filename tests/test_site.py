@@ -75,6 +75,17 @@ def test_every_inline_value_equals_its_record(built):
     assert checked >= 20, f"Part 0 should quote its numbers from proofs; found {checked} inline values"
 
 
+def test_no_page_shows_value_syntax_to_readers(built):
+    """A value written inside backticks is shown literally (code spans are code): on the real
+    pages every value must render, so none of them shows `{{ proof.KEY }}` as text."""
+    from build_hooks.core.locate import VALUE
+
+    root, _ = built
+    literal = [f"{path.relative_to(root / 'site')}: {htmllib.unescape(m.group(0))}"
+               for path in (root / "site").rglob("index.html") for m in VALUE.finditer(path.read_text())]
+    assert not literal, "values shown as text (move them out of backticks; <code>{{ x }}</code> renders):\n" + "\n".join(literal)
+
+
 def test_every_excerpt_and_card_output_matches_the_record(built):
     root, _ = built
     html = page(root, "part-00-the-map")
