@@ -10,6 +10,8 @@ no MkDocs plugin. What the plugin does, and how it is done here instead:
   what Zensical must watch (``proofs/``, ``drawings/``, ``data/``, ``pyproject.toml``): any
   change there re-renders every page, on the next ``zensical build`` and under
   ``zensical serve`` (which loads the config again first, so :func:`prepare` runs again).
+  Zensical compares watched files by whole-second times, so :func:`prepare` also leaves a file
+  named by a digest of those inputs in ``docs/.ldr-inputs/``: an edit in the same second shows.
   Under MkDocs it does nothing and returns ``[]``: the plugin watches those folders itself.
 * Per page (``on_page_markdown``): Zensical makes a new ``Markdown`` for every page, so the ldr
   extension asks :func:`attach` for the project's one :class:`Session`, which reads the page
@@ -24,6 +26,7 @@ no MkDocs plugin. What the plugin does, and how it is done here instead:
 from __future__ import annotations
 
 import atexit
+import hashlib
 import os
 import posixpath
 import sys
@@ -43,6 +46,9 @@ from .siteconfig import layout_for
 
 WATCH = ("proofs", "drawings", "data", "pyproject.toml")
 """What the pages are made from, outside docs/ and the theme (which Zensical watches itself)."""
+MARKS = ".ldr-inputs"
+"""In docs/ (not .cache/, which ``--clean`` empties after the config is read): one empty file
+named by a digest of those inputs (:meth:`Session.mark_inputs`). Dot files are not published."""
 
 
 # -- the host -------------------------------------------------------------------------------
@@ -131,7 +137,22 @@ class Session:
         library.diagnostics.clear()
         self.publish(docs_dir)
         self.inputs = self.fingerprint()
+        self.mark_inputs(docs_dir)
         self.prepared, self.state.autorun = True, False
+
+    def mark_inputs(self, docs_dir: Path) -> None:
+        """Leave one empty file, named by a digest of the inputs, in :data:`MARKS` (watched).
+        Zensical lists watched files with whole-second times, so an edit in the same second as the
+        last build would look unchanged to it and re-render nothing; a new name is always seen."""
+        digest = hashlib.sha256(repr([item for item in self.inputs if not item[0].endswith(".md")])
+                                .encode()).hexdigest()[:16]
+        folder = docs_dir / MARKS
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.iterdir():
+            if old.name != digest:
+                old.unlink(missing_ok=True)
+        if not (folder / digest).exists():  # as it is: touching it would start another reload
+            (folder / digest).touch()
 
     def publish(self, docs_dir: Path) -> None:
         try:
@@ -242,10 +263,10 @@ def prepare(root: str | None = None, docs_dir: str = "docs") -> list[str]:
         if _cli_args()[0] != "serve":
             raise
         _say("warning", str(exc))  # an exception here would end `zensical serve`
-    return watched(project)
+    return watched(project, docs_dir)
 
 
-def watched(project: Path) -> list[str]:
+def watched(project: Path, docs_dir: str = "docs") -> list[str]:
     """What Zensical must watch, relative to the project: the proofs with their records, the
     drawings (wherever the plugin's folder options put them), data/ and pyproject.toml."""
     session = _SESSIONS.get(Path(project).resolve())
@@ -253,7 +274,7 @@ def watched(project: Path) -> list[str]:
     if session is not None:
         layout = session.library.layout
         found = [layout.proofs, layout.results, layout.drawings]
-    found += [Path(project) / name for name in WATCH]
+    found += [Path(project) / name for name in WATCH] + [Path(project) / docs_dir / MARKS]
     out = []
     for path in found:
         if path.exists() and path.is_relative_to(project):
