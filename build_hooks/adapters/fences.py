@@ -153,7 +153,15 @@ def fence_format(source, language, class_name, options, md, **kwargs) -> str:
         subject = options.get("arg") or options.get("name") or options.get("proof")
         if isinstance(subject, str):
             what = f"the {language} fence for {subject}"
-        html = visible(state.render_fence(language, options, line))
+        key = state.memo_key(language, source)
+        html = state.memo.get(key) if key is not None else None
+        if html is None:
+            said = state.said()
+            html = visible(state.render_fence(language, options, line))
+            if key is not None and state.said() == said:  # a render that reported is done again
+                state.memo.put(key, html)
+        else:
+            state.replay(language, options, line)
         state.claim_ids(html, language, line)
         return state.defer(html)
     except Exception as exc:  # noqa: BLE001 - see the docstring

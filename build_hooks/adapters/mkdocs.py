@@ -51,6 +51,7 @@ from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import LdrError
 from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
+from build_hooks.core.memo import FenceMemo
 from build_hooks.core.progress import Estimate
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
@@ -124,6 +125,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
+        self.state.memo = FenceMemo.for_project(root)  # rendered directives, while nothing moved
         # The package's stylesheets come first, so that the site's own extra_css overrides them.
         sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
         config.extra_css[:0] = sheets
@@ -177,7 +179,6 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         log.info(f"proofs done in {time.perf_counter() - started:.2f} s")
 
     def on_files(self, files, config):
-        root = self.library.root
         mirrored = published(Path(config.docs_dir))  # what a Zensical build wrote into docs/
         for file in list(files):
             if file.src_uri in mirrored:
@@ -241,6 +242,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         return restore(output, self.deferred.pop(page.file.src_uri, {}))
 
     def on_post_build(self, config):
+        self.state.memo.save()
         # Store problems (corrupt records, bad data lines) come from the records themselves, so
         # every build reports them until they are fixed, not only the build that ran the proof.
         seen: set[str] = set()
