@@ -300,8 +300,24 @@ def generate(base: Path, chapters: int, seed: int = 7) -> dict:
     config = re.sub(r"\nnav:\n(  .*\n?)*", "\nnav:\n  - Home: index.md\n" + "".join(f"  - {p}\n" for p in nav), config)
     config = config.replace("exclude_docs: |\n  _nav.txt\n", "")
     (ldr / "mkdocs.yml").write_text(config)
-    (plain / "mkdocs.yml").write_text(re.sub(r"\n  - ldr(:\n(      .*\n)*)?", "\n", config))
+    (plain / "mkdocs.yml").write_text(plain_config(config))
     return {"ldr": ldr, "plain": plain, "stats": stats}
+
+
+def plain_config(config: str) -> str:
+    """The same site without anything of ours: no ldr plugin, no ldr Markdown extension or
+    fences (which would import this package and scan every page), no `watch:` call, none of
+    the package's stylesheets; the theme folder stays (the same templates on both sides)."""
+    config = re.sub(r"\n  - ldr(:\n(      .*\n)*)?", "\n", config)
+    config = re.sub(r"\nwatch: .*", "", config)
+    config = re.sub(r"  - pymdownx\.superfences:\n +custom_fences:\n( {6,}- .*\n)*",
+                    "  - pymdownx.superfences\n", config)
+    config = re.sub(r"\n  - build_hooks\.adapters\.markdown\b.*", "", config)
+    config = re.sub(r"\n  - assets/ldr/[\w.-]+", "", config)
+    config = re.sub(r"\nextra_css:\n(?!  - )", "\n", config)  # emptied
+    if "build_hooks" in config or "assets/ldr/" in config:
+        raise RuntimeError("the plain baseline's mkdocs.yml still names this package:\n" + config)
+    return config
 
 
 # -- measuring ----------------------------------------------------------------------------

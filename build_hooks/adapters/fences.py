@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from build_hooks.core.cache import TextCache, key_of
+from build_hooks.core.defer import split
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.locate import VALUE, Spot, locate
 from build_hooks.render.excerpt import EXCERPT_OPTIONS
@@ -154,16 +155,18 @@ def fence_format(source, language, class_name, options, md, **kwargs) -> str:
         if isinstance(subject, str):
             what = f"the {language} fence for {subject}"
         key = state.memo_key(language, source)
-        html = state.memo.get(key) if key is not None else None
-        if html is None:
+        entry = state.memo.get(key) if key is not None else None
+        if entry is None:
             said = state.said()
             html = visible(state.render_fence(language, options, line))
+            entry = (tuple(split(html)), tuple(dict.fromkeys(ids(html))))
             if key is not None and state.said() == said:  # a render that reported is done again
-                state.memo.put(key, html)
+                state.memo.put(key, entry)
         else:
             state.replay(language, options, line)
-        state.claim_ids(html, language, line)
-        return state.defer(html)
+        parts, found = entry
+        state.claim_ids(found, language, line)
+        return state.defer(parts)
     except Exception as exc:  # noqa: BLE001 - see the docstring
         try:
             return state.fail(exc, line, what=what)

@@ -32,6 +32,8 @@ _MENTION = re.compile(
     r"(?<![\w.])((?:py|lib)?torch)(\s*(?:==|>=|<=|~=|!=|=|@|>|<)\s*|\s+v?|-v?)(\d+)\.(\d+)((?:\.\d+)?(?:\+\w+)?)",
     re.I)
 _TAG = re.compile(r"(?<![\w./@-])v(\d+)\.(\d+)\.(\d+)\b")
+_TAG_HINT = re.compile(r"v\d+\.\d+\.\d")  # starts with a literal: a fast scan of a whole page
+_MENTION_HINT = re.compile(r"torch(?:\s*(?:[=<>~!@]|v?\d)|-v?\d)")  # the same, in the lowered page
 _URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/pytorch/pytorch/(?:blob|tree)/v\d[\w.+-]*(/[^\s)\]>\"'`]*)?")
 _SAFE_PATH = re.compile(r"[A-Za-z0-9_.\-/+@]*")
 
@@ -87,7 +89,7 @@ def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ..
     problems: list[tuple[int, str]] = []
     page = "\n".join(lines)  # whole-page checks first: most pages hold no link or version at all
     urls = "github.com/pytorch/pytorch/" in page
-    mentions, tags = "torch" in page.lower(), _TAG.search(page) is not None
+    mentions, tags = _MENTION_HINT.search(page.lower()) is not None, _TAG_HINT.search(page) is not None
     for number, line in enumerate(lines, 1):  # code blocks too: {{ torch.tag }} works there
         for match in (_URL.finditer(line) if urls else ()):
             path = (match.group(1) or "/").lstrip("/")

@@ -15,7 +15,7 @@ import pygments
 from build_hooks.core.cache import TextCache, key_of
 from build_hooks.core.context import Context, ProofData
 from build_hooks.core.datalines import describe_data, lookup
-from build_hooks.core.defer import defer
+from build_hooks.core.defer import join
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.layout import Layout
 from build_hooks.core.library import Diagnostic, Library
@@ -29,12 +29,14 @@ from build_hooks.render.safe import visible, visible_record
 from build_hooks.render.values import format_value
 
 from . import fences as _fences
-from .fences import HANDLERS, OPTIONS, ids, located
+from .fences import HANDLERS, OPTIONS, located
 
 _VISIBLE: dict[tuple, tuple[dict, dict]] = {}  # (root, proof) -> (lookup, its visible form), across rebuilds
-MEMO_FENCES = frozenset(("proof", "proof-output", "figure", "instrument", "claim", "reading-lines", "robot"))
-"""The directives whose HTML depends only on their body, the page's URL and the world
-(core/memo.py); the proofs index, exercises, drift and corrections read other pages' text."""
+MEMO_FENCES = frozenset(("proof", "proof-output", "figure", "instrument", "claim", "reading-lines", "robot",
+                         "value"))
+"""The directives (and inline values) whose HTML depends only on their body, the page's URL and
+the world (core/memo.py); the proofs index, exercises, drift and corrections read other pages'
+text."""
 
 
 class ProofPending(LdrError):
@@ -148,11 +150,12 @@ class LdrState:
     def at(self, line: int | None) -> str:
         return f"line {line + self.line_offset}" if line else "an unknown line"
 
-    def defer(self, html: str) -> str:
-        """Under the plugin, bulky SVG and source leave the page until it is written."""
+    def defer(self, parts: tuple[str, ...]) -> str:
+        """A directive's HTML, as ``core.defer.split`` cut it: under the plugin, its bulky SVG
+        and source leave the page (for placeholders) until it is written."""
         if self.deferred is None:
-            return html
-        return defer(html, stash=self.deferred)[0]
+            return "".join(parts)
+        return join(parts, self.deferred)
 
     def fail(self, exc: Exception, line: int | None, what: str = "this directive") -> str:
         """Any exception while rendering a directive: an error naming the page and line."""
@@ -259,9 +262,9 @@ class LdrState:
         if not check_only:
             self.cards[name] = line
 
-    def claim_ids(self, html: str, fence: str, line: int | None) -> None:
-        """Refuse a directive whose HTML repeats an id another directive on the page has."""
-        found = list(dict.fromkeys(ids(html)))
+    def claim_ids(self, found: tuple[str, ...], fence: str, line: int | None) -> None:
+        """Refuse a directive whose HTML repeats an id (``found``, in order, once each) another
+        directive on the page has."""
         for ident in found:
             if ident in self.ids:
                 kind, first = self.ids[ident]

@@ -4,8 +4,10 @@ Inline SVG (figures, instrument fallbacks), the highlighted source inside proof 
 instruments' widgets make a chapter's HTML several times larger, and the search plugin would
 parse and index every path and token of it (and every card's provenance and run lines, the
 same words on each card). After rendering, such blocks are swapped for placeholders; the
-placeholders are swapped back into the final page. Captions, alt text and card text (title,
-purpose, output) stay searchable.
+placeholders are swapped back into the final page. So is the chrome that every card or
+figure repeats word for word (the card's "Proof" label and source line, a figure's zoom hint
+and download line), which would make every page a hit for "download" or "source". Captions,
+alt text and card text (title, purpose, output) stay searchable.
 """
 
 from __future__ import annotations
@@ -13,17 +15,20 @@ from __future__ import annotations
 import re
 
 START = re.compile(r'<svg\b|<div class="language-python highlight ldr-source">|<div class="ldr-instrument"'
-                   r'|<p class="ldr-proof__(?:provenance|run)">')
+                   r'|<p class="ldr-proof__(?:provenance|run|label)">|<details class="ldr-proof__source">'
+                   r'|<span class="ldr-figure-(?:hint|source)"')
+CHROME_END = {"<p": "</p>", "<d": "</details>", "<s": "</span>"}  # none of them nests its own tag
 SVG_TAG = re.compile(r"<svg\b|</svg>")
 DIV_TAG = re.compile(r"<div\b|</div>")
 SOURCE_END = "</code></pre></div>"
 TOKEN = "<!--ldr-deferred-{}-->"
 
 
-def defer(html: str, min_size: int = 1024, stash: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
-    """Swap bulky blocks for placeholders, adding them to ``stash`` (tokens stay unique)."""
+def split(html: str, min_size: int = 1024) -> list[str]:
+    """``[text, block, text, block, ..., text]``: the bulky blocks at odd places, to be swapped
+    for placeholders (:func:`join`); a memoised directive keeps this form (core/memo.py)."""
     parts: list[str] = []
-    stash = {} if stash is None else stash
+    text: list[str] = []  # what stays, since the last block
     pos = 0
     while True:
         match = START.search(html, pos)
@@ -40,25 +45,43 @@ def defer(html: str, min_size: int = 1024, stash: dict[str, str] | None = None) 
                 if depth == 0:
                     end = tag.end()
                     break
-        elif opening.startswith("<p"):  # a card's provenance and run lines: the same on every card
-            found = html.find("</p>", start)
-            end = None if found < 0 else found + len("</p>")
+        elif opening.startswith(("<p", "<details", "<span")):  # the same on every card or figure
+            closing = CHROME_END[opening[:2]]
+            found = html.find(closing, start)
+            end = None if found < 0 else found + len(closing)
         else:
             found = html.find(SOURCE_END, start)
             end = None if found < 0 else found + len(SOURCE_END)
         if end is None:  # unbalanced: leave the rest alone
             break
         block = html[start:end]
-        if len(block) >= min_size or opening.startswith(("<p", '<div class="ldr-instrument"')):
-            token = TOKEN.format(len(stash))
-            stash[token] = block
-            parts.append(html[pos:start])
-            parts.append(token)
+        if len(block) >= min_size or opening.startswith(("<p", "<details", "<span", '<div class="ldr-instrument"')):
+            text.append(html[pos:start])
+            parts += ["".join(text), block]
+            text = []
         else:
-            parts.append(html[pos:end])
+            text.append(html[pos:end])
         pos = end
-    parts.append(html[pos:])
-    return "".join(parts), stash
+    text.append(html[pos:])
+    parts.append("".join(text))
+    return parts
+
+
+def join(parts: list[str], stash: dict[str, str]) -> str:
+    """The text of :func:`split` with each block swapped for a new placeholder in ``stash``."""
+    out = [parts[0]]
+    for index in range(1, len(parts), 2):
+        token = TOKEN.format(len(stash))
+        stash[token] = parts[index]
+        out.append(token)
+        out.append(parts[index + 1] if index + 1 < len(parts) else "")
+    return "".join(out)
+
+
+def defer(html: str, min_size: int = 1024, stash: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+    """Swap bulky blocks for placeholders, adding them to ``stash`` (tokens stay unique)."""
+    stash = {} if stash is None else stash
+    return join(split(html, min_size), stash), stash
 
 
 TOKENS = re.compile(r"<!--ldr-deferred-\d+-->")

@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-FORMAT = 1
+FORMAT = 2
 _PACKAGE: list[str] = []  # the package's own digest, once per process
 _MEMOS: dict[Path, "FenceMemo"] = {}
 
@@ -89,13 +89,22 @@ def world_digest(layout, proofs: dict, pin: object, extra: object = ()) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
+def _valid(value: object) -> bool:
+    """A text, or tuples of texts (nested once), as the adapters store them."""
+    if isinstance(value, str):
+        return True
+    return isinstance(value, tuple) and all(
+        isinstance(item, tuple) and all(isinstance(part, str) for part in item) for item in value)
+
+
 class FenceMemo:
-    """Directive HTML by (page, page URL, kind, body), for one world at a time."""
+    """Directive HTML by (page, page URL, kind, body), for one world at a time. An entry is a
+    text or a tuple of tuples of texts (what marshal keeps exactly)."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self.world: str | None = None
-        self.entries: dict[str, str] = {}
+        self.entries: dict[str, object] = {}
         self.dirty = False
         self.hits = self.misses = 0
 
@@ -117,7 +126,7 @@ class FenceMemo:
             return
         self.world, self.entries, self.dirty = world, self._read(world), False
 
-    def get(self, key: str) -> str | None:
+    def get(self, key: str):
         found = self.entries.get(key)
         if found is None:
             self.misses += 1
@@ -125,12 +134,12 @@ class FenceMemo:
             self.hits += 1
         return found
 
-    def put(self, key: str, html: str) -> None:
-        if self.entries.get(key) != html:
-            self.entries[key] = html
+    def put(self, key: str, value) -> None:
+        if self.entries.get(key) != value:
+            self.entries[key] = value
             self.dirty = True
 
-    def _read(self, world: str) -> dict[str, str]:
+    def _read(self, world: str) -> dict[str, object]:
         try:
             doc = marshal.loads(self.path.read_bytes())
         except (OSError, EOFError, ValueError, TypeError):
@@ -139,7 +148,7 @@ class FenceMemo:
             return {}
         entries = doc.get("entries")
         if not isinstance(entries, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in entries.items()):
+                isinstance(k, str) and _valid(v) for k, v in entries.items()):
             return {}
         return entries
 

@@ -97,11 +97,13 @@ def test_a_warm_build_renders_no_directive_and_writes_the_same_site(project, mon
     state_module._VISIBLE.clear()
     monkeypatch.setattr(state_module.LdrState, "render_fence",
                         lambda *a, **k: pytest.fail("a directive was rendered again"))
+    monkeypatch.setattr(state_module.LdrState, "value",
+                        lambda *a, **k: pytest.fail("a value was looked up again"))
     shutil.rmtree(project.root / "site")
     build_here(project.root, project.root / "site")
     assert site_files(project.root) == before
     memo = FenceMemo.for_project(project.root)
-    assert memo.hits == 3 and memo.misses == 0
+    assert memo.hits == 4 and memo.misses == 0  # the excerpt, figure and card, and the value
 
 
 @pytest.mark.parametrize("change", ["proof", "drawing", "pin"])

@@ -107,3 +107,22 @@ def test_the_proof_host_starts_while_the_config_loads_only_when_a_proof_will_run
         if thread.name == "ldr-prestart":
             thread.join(30)
     assert bool(started) == starts
+
+
+def test_the_chrome_every_card_and_figure_repeats_leaves_the_searchable_page():
+    from build_hooks.core.defer import join, split
+
+    card = ('<section class="ldr-proof"><header><p class="ldr-proof__label">Proof</p>'
+            '<p class="ldr-proof__title">Views share storage</p></header><pre>out</pre>'
+            '<details class="ldr-proof__source"><summary>Source: <code>proofs/v.py</code></summary>'
+            '<div class="language-python highlight ldr-source"><pre><code>x</code></pre></div></details></section>')
+    figure = ('<figure class="ldr-figure"><figcaption>The strides. <span class="ldr-figure-hint" hidden>Tap '
+              'to zoom.</span> <span class="ldr-figure-source">(<a href="d.excalidraw">download the '
+              'scene</a>)</span></figcaption></figure>')
+    parts = split(card + figure)
+    searchable = "".join(parts[0::2])
+    assert "Views share storage" in searchable and "The strides." in searchable and "out" in searchable
+    for chrome in ("Proof</p>", "Source:", "Tap", "download the scene"):
+        assert chrome not in searchable
+    stash: dict[str, str] = {}
+    assert restore(join(parts, stash), stash) == card + figure
