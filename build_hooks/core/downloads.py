@@ -7,13 +7,15 @@
   output of its primary record (an accelerator's when there is one, else the CPU's);
 * ``drawings/<scene>.excalidraw``: each Excalidraw scene (a file).
 
-``source`` is a :class:`pathlib.Path` to copy or the ``bytes`` to write. The MkDocs plugin
+``source`` is a :class:`pathlib.Path` to copy (a notebook: its entry in ``.cache/ldr/notebook``)
+or the ``bytes`` to write. The MkDocs plugin
 publishes the list in ``on_files``; any other host (Zensical) can publish the same list.
 Sorted by uri, so the same project gives the same list. Knows nothing of MkDocs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Callable, Iterable
@@ -24,6 +26,7 @@ from .context import ProofData
 from .discovery import Proof
 from .errors import LdrError
 from .notebook import notebook_text
+from .store import DEVICE_CLASSES
 
 Download = tuple[str, "Path | bytes"]
 PRIMARY = ("cuda", "mps", "cpu")
@@ -42,11 +45,14 @@ def notebook_uri(name: str) -> str:
 
 def downloads(root: Path, proofs: dict[str, Proof],
               records: Callable[[str], dict[str, ProofData]] | None = None,
-              proofs_dir: Path | None = None, drawings_dir: Path | None = None) -> list[Download]:
+              proofs_dir: Path | None = None, drawings_dir: Path | None = None,
+              stamp: Callable[[str], str] | None = None) -> list[Download]:
     """The site's downloads for the project at ``root`` with these proofs; ``records`` maps a
     proof name to its records by device class (Library.lookup); without it, notebooks carry
     no recorded output. The folders default to ``proofs/`` and ``drawings/`` under the root; the
-    uris are the same whatever they are."""
+    uris are the same whatever they are. ``stamp`` (optional) names everything a proof's records
+    look like from outside (their files' times and sizes, the pin): with it, a notebook made
+    before is found without reading the script or its records."""
     root = Path(root)
     proofs_dir = Path(proofs_dir) if proofs_dir is not None else root / "proofs"
     drawings_dir = Path(drawings_dir) if drawings_dir is not None else root / "drawings"
@@ -55,14 +61,28 @@ def downloads(root: Path, proofs: dict[str, Proof],
     for path in _files(proofs_dir, "*.py"):
         if not path.name.startswith("_") or path.name in helpers:
             out[f"proofs/{path.name}"] = path
+    cache = _notebooks(root)
     for proof in proofs.values():
+        quick = None
+        if stamp is not None and records is not None:
+            quick = key_of(_converter_version(), "stamped", proof.name, proof.sha256,
+                           json.dumps(sorted(proof.helper_hashes.items())), stamp(proof.name))
+            if cache.get(quick) is not None and cache.path(quick).is_file():
+                out[notebook_uri(proof.name)] = cache.path(quick)
+                continue
         record = None
         if records is not None:
             try:
                 record = primary_record(records(proof.name))
             except LdrError:  # no readable record: the build reports it; the notebook has none
                 record = None
-        out[notebook_uri(proof.name)] = cached_notebook(root, proof, record).encode("utf-8")
+        text = cached_notebook(root, proof, record)
+        if quick is not None:
+            with contextlib.suppress(OSError):
+                cache.write(quick, text)
+                out[notebook_uri(proof.name)] = cache.path(quick)
+                continue
+        out[notebook_uri(proof.name)] = text.encode("utf-8")
     for path in _files(drawings_dir, "*.excalidraw"):
         if not path.name.startswith("_"):
             out[f"drawings/{path.name}"] = path
@@ -77,8 +97,11 @@ def cached_notebook(root: Path, proof: Proof, record: ProofData | None) -> str:
     parts = [_converter_version(), proof.name, source, json.dumps(helpers)]
     if record is not None:
         parts += [json.dumps(record.provenance, sort_keys=True, default=str), record.stdout, record.stderr]
-    cache = TextCache.for_project(root, "notebook", ".ipynb", valid=lambda text: text.endswith("}\n"))
-    return cache.get_or_make(key_of(*parts), lambda: notebook_text(proof.name, source, record, helpers))
+    return _notebooks(root).get_or_make(key_of(*parts), lambda: notebook_text(proof.name, source, record, helpers))
+
+
+def _notebooks(root: Path) -> TextCache:
+    return TextCache.for_project(root, "notebook", ".ipynb", valid=lambda text: text.endswith("}\n"))
 
 
 _VERSION: list[str] = []
@@ -102,7 +125,18 @@ def _converter_version() -> str:
 def for_library(library) -> list[Download]:
     """:func:`downloads` of a :class:`build_hooks.core.library.Library`."""
     layout = library.layout
-    return downloads(library.root, library.proofs, library.lookup, layout.proofs, layout.drawings)
+
+    def stamp(name: str) -> str:
+        found = [library.pin]
+        for device_class in DEVICE_CLASSES:
+            try:
+                stat = library.store.path(name, device_class).stat()
+            except OSError:
+                continue
+            found.append(f"{device_class}:{stat.st_mtime_ns}:{stat.st_size}:{stat.st_ino}")
+        return "\0".join(found)
+
+    return downloads(library.root, library.proofs, library.lookup, layout.proofs, layout.drawings, stamp)
 
 
 def _files(folder: Path, pattern: str) -> Iterable[Path]:

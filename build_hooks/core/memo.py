@@ -29,9 +29,10 @@ _PACKAGE: list[str] = []  # the package's own digest, once per process
 _MEMOS: dict[Path, "FenceMemo"] = {}
 
 
-def _stats(folder: Path, recursive: bool = True) -> list[tuple[str, int, int]]:
-    """(path, mtime_ns, size) of every file under ``folder``, sorted; [] when it is missing."""
-    out: list[tuple[str, int, int]] = []
+def _stats(folder: Path, recursive: bool = True) -> list[tuple[str, int, int, int]]:
+    """(path, mtime_ns, size, inode) of every file under ``folder``, sorted ([] when it is
+    missing): the store replaces a record by renaming a new file, so its inode always moves."""
+    out: list[tuple[str, int, int, int]] = []
     stack = [Path(folder)]
     while stack:
         current = stack.pop()
@@ -48,16 +49,16 @@ def _stats(folder: Path, recursive: bool = True) -> list[tuple[str, int, int]]:
                 stat = entry.stat()
             except OSError:
                 continue
-            out.append((entry.path, stat.st_mtime_ns, stat.st_size))
+            out.append((entry.path, stat.st_mtime_ns, stat.st_size, stat.st_ino))
     return sorted(out)
 
 
-def _stat(path: Path) -> tuple[int, int] | None:
+def _stat(path: Path) -> tuple[int, int, int] | None:
     try:
         stat = path.stat()
     except OSError:
         return None
-    return stat.st_mtime_ns, stat.st_size
+    return stat.st_mtime_ns, stat.st_size, stat.st_ino
 
 
 def package_digest() -> str:

@@ -12,7 +12,9 @@ proofs must use; it imports nothing from this package. Protocol, one JSON object
   "leftovers": int, "held": bool, "stdout": base64, "stderr": base64}``.
 
 In fork mode each child is forked from this process, which has imported torch but never
-runs a torch op: a child forked after a multithreaded op would hang. The loop is single
+runs a torch op: a child forked after a multithreaded op would hang. The next proof's child is
+forked ahead of time and waits for its request (``_spare``), so that the fork is paid while
+the host waits, not between two proofs. The loop is single
 threaded for the same reason. Spawn mode starts ``python proofmain.py REQUEST`` instead
 (slower, for platforms where forking a torch process is unsafe); both run the proof through
 ``proofmain.run_proof``, so both behave alike.
@@ -97,16 +99,31 @@ def children_of(parent: int) -> list[int]:
     return found
 
 
-def _forked(request: dict, out_w: int, err_w: int) -> None:
-    """In the forked child: become the proof. Never returns."""
-    code = 1
+def _spare(control: int, out_w: int, err_w: int) -> None:
+    """In a child forked ahead of time (fork mode): wait for the request on ``control``, then
+    become the proof, as the parent would have. The fork's cost (page tables of a process that
+    holds torch) is paid while the host waits on other proofs, not between two of them. Exits
+    quietly when ``control`` closes with no request (the host retired it, ended or died)."""
+    code = 0
     try:
         os.setpgid(0, 0)
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
-        os.closerange(3, 1 << 16)
+        if control != 3:
+            os.dup2(control, 3)
+        os.closerange(4, 1 << 16)
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = os.read(3, 1 << 16)
+            if not chunk:
+                os._exit(0)
+            data += chunk
+        os.close(3)
+        request = json.loads(data)
+        code = 1
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
         os.chdir(request["cwd"])
         os.environ.update(request.get("env") or {})
         code = run_proof(request)
@@ -147,6 +164,7 @@ class Host:
         self.killed: set[int] = set()  # what they left, already sent SIGKILL
         self.inbuf = b""
         self.stopping = False
+        self.spare: tuple[int, int, int, int] | None = None  # (pid, control, out_r, err_r): _spare
         self.out = sys.stdout.buffer
         wake_r, wake_w = os.pipe()
         for fd in (wake_r, wake_w):
@@ -163,37 +181,68 @@ class Host:
         self.out.write(json.dumps(obj).encode() + b"\n")
         self.out.flush()
 
-    def start(self, request: dict) -> None:
-        cwd = os.path.realpath(tempfile.mkdtemp(prefix=f"{request.get('name', 'proof')}-", dir=self.work))
-        request = dict(request, cwd=cwd, host=os.getpid())
+    def make_spare(self) -> None:
+        """Fork the next proof's process now, so that it is ready when its request comes."""
+        if self.mode != "fork" or self.spare is not None or self.stopping:
+            return
+        control_r, control_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         self.out.flush()
         sys.stderr.flush()
-        if self.mode == "fork":
-            pid = os.fork()
-            if pid == 0:
-                _forked(request, out_w, err_w)
-            try:  # the child does it too; whichever runs first, its group exists at once
-                os.setpgid(pid, pid)
-            except OSError:
-                pass
-        else:
-            import subprocess
+        pid = os.fork()
+        if pid == 0:
+            _spare(control_r, out_w, err_w)
+        try:  # the child does it too; whichever runs first, its group exists at once
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
+        for fd in (control_r, out_w, err_w):
+            os.close(fd)
+        self.spare = (pid, control_w, out_r, err_r)
 
-            env = dict(os.environ, **(request.get("env") or {}))
-            proc = subprocess.Popen(
-                [sys.executable, PROOF_FILE, json.dumps(request)], cwd=cwd, env=env,
-                stdin=subprocess.DEVNULL, stdout=out_w, stderr=err_w, start_new_session=True,
-            )
-            pid = proc.pid
-            proc.returncode = 0  # we reap it ourselves; stop Popen from trying
+    def retire_spare(self) -> None:
+        if self.spare is not None:
+            pid, control, out_r, err_r = self.spare
+            self.spare = None
+            for fd in (control, out_r, err_r):
+                os.close(fd)  # the spare reads end-of-file and exits
+            _kill(pid)
+
+    def start(self, request: dict) -> None:
+        cwd = os.path.realpath(tempfile.mkdtemp(prefix=f"{request.get('name', 'proof')}-", dir=self.work))
+        request = dict(request, cwd=cwd, host=os.getpid())
+        if self.mode == "fork":
+            self.make_spare()  # none ready (the first proof, or two requests at once)
+            pid, control, out_r, err_r = self.spare
+            self.spare = None
+            data = json.dumps(request).encode() + b"\n"
+            while data:
+                data = data[os.write(control, data):]
+            os.close(control)
+            job = Job(request, pid, cwd, out_r, err_r)
+            self.register(job)
+            self.make_spare()  # for the next request, while this proof runs
+            return
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        import subprocess  # spawn mode
+
+        env = dict(os.environ, **(request.get("env") or {}))
+        proc = subprocess.Popen(
+            [sys.executable, PROOF_FILE, json.dumps(request)], cwd=cwd, env=env,
+            stdin=subprocess.DEVNULL, stdout=out_w, stderr=err_w, start_new_session=True,
+        )
+        pid = proc.pid
+        proc.returncode = 0  # we reap it ourselves; stop Popen from trying
         os.close(out_w)
         os.close(err_w)
-        job = Job(request, pid, cwd, out_r, err_r)
+        self.register(Job(request, pid, cwd, out_r, err_r))
+
+    def register(self, job: Job) -> None:
         self.jobs.append(job)
-        self.live[pid] = job
-        for fd in (out_r, err_r):
+        self.live[job.pid] = job
+        for fd in (job.out_fd, job.err_fd):
             self.by_fd[fd] = job
             self.sel.register(fd, selectors.EVENT_READ, "job")
 
@@ -239,6 +288,10 @@ class Host:
             reaped = True
             job = self.live.pop(pid, None)
             if job is None:
+                if self.spare is not None and pid == self.spare[0]:  # it died waiting
+                    self.spare, (_, *fds) = None, self.spare
+                    for fd in fds:
+                        os.close(fd)
                 continue  # something a proof left behind, now gone
             job.wall = time.perf_counter() - job.started
             job.wait_status = wait_status
@@ -250,7 +303,9 @@ class Host:
 
     def sweep(self) -> None:
         """Kill the host's children that are not running proofs: what ended proofs left."""
-        left = [pid for pid in children_of(os.getpid()) if pid not in self.live and pid not in self.killed]
+        spare = self.spare[0] if self.spare is not None else None
+        left = [pid for pid in children_of(os.getpid())
+                if pid not in self.live and pid not in self.killed and pid != spare]
         for pid in left:
             _kill(pid)
         self.killed.update(left)
@@ -340,6 +395,7 @@ class Host:
 
     def shutdown(self) -> None:
         """Kill every proof and everything they started; remove their folders."""
+        self.retire_spare()
         for job in self.live.values():
             self.kill(job, "killed")
         give_up = time.monotonic() + 5
