@@ -150,20 +150,20 @@ def fence_format(source, language, class_name, options, md, **kwargs) -> str:
     state.fence_line = line
     what = f"the {language} fence"
     try:
-        options = parse_options(source, language)
-        subject = options.get("arg") or options.get("name") or options.get("proof")
-        if isinstance(subject, str):
-            what = f"the {language} fence for {subject}"
         key = state.memo_key(language, source)
         entry = state.memo.get(key) if key is not None else None
         if entry is None:
+            options = parse_options(source, language)
+            subject = options.get("arg") or options.get("name") or options.get("proof")
+            if isinstance(subject, str):
+                what = f"the {language} fence for {subject}"
             said = state.said()
             html = visible(state.render_fence(language, options, line))
             entry = (tuple(split(html)), tuple(dict.fromkeys(ids(html))))
             if key is not None and state.said() == said:  # a render that reported is done again
                 state.memo.put(key, entry)
-        else:
-            state.replay(language, options, line)
+        else:  # rendered before, in this world: its body parsed then (a card still takes its place)
+            state.replay(language, source, line)
         parts, found = entry
         state.claim_ids(found, language, line)
         return state.defer(parts)

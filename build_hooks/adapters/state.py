@@ -210,9 +210,10 @@ class LdrState:
         """How much has been reported so far: a render that reports anything is not memoised."""
         return len(self.diagnostics), len(self._library.diagnostics if self._library is not None else ())
 
-    def replay(self, fence: str, options: dict, line: int | None) -> None:
+    def replay(self, fence: str, body: str, line: int | None) -> None:
         """What a memoised directive does to the page besides its HTML: a card takes its place."""
         if fence == "proof":
+            options = _fences.parse_options(body, fence)
             self.take_card(str(options.get("arg") or options.get("name")), line)
 
     # -- rendering -----------------------------------------------------------
