@@ -201,25 +201,48 @@ class Host:
             os.close(fd)
         self.spare = (pid, control_w, out_r, err_r)
 
-    def retire_spare(self) -> None:
+    def hand_over(self, request: dict) -> tuple[int, int, int]:
+        """Give ``request`` to the spare (made now if there is none, or if it died waiting):
+        its pid and its output pipes."""
+        data = json.dumps(request).encode() + b"\n"
+        for _ in range(3):
+            if self.spare is not None:
+                try:
+                    gone = os.waitpid(self.spare[0], os.WNOHANG)[0] != 0
+                except ChildProcessError:
+                    gone = True
+                if gone:  # reaped just now: its pid may be anyone's soon, so no kill
+                    self.retire_spare(kill=False)
+            self.make_spare()
+            pid, control, out_r, err_r = self.spare
+            self.spare = None
+            try:
+                rest = data
+                while rest:
+                    rest = rest[os.write(control, rest):]
+            except OSError:  # it died just now: discard it and fork another
+                for fd in (control, out_r, err_r):
+                    os.close(fd)
+                _kill(pid)
+                continue
+            os.close(control)
+            return pid, out_r, err_r
+        raise OSError("could not hand a proof to a new process three times")
+
+    def retire_spare(self, kill: bool = True) -> None:
         if self.spare is not None:
             pid, control, out_r, err_r = self.spare
             self.spare = None
             for fd in (control, out_r, err_r):
                 os.close(fd)  # the spare reads end-of-file and exits
-            _kill(pid)
+            if kill:
+                _kill(pid)
 
     def start(self, request: dict) -> None:
         cwd = os.path.realpath(tempfile.mkdtemp(prefix=f"{request.get('name', 'proof')}-", dir=self.work))
         request = dict(request, cwd=cwd, host=os.getpid())
         if self.mode == "fork":
-            self.make_spare()  # none ready (the first proof, or two requests at once)
-            pid, control, out_r, err_r = self.spare
-            self.spare = None
-            data = json.dumps(request).encode() + b"\n"
-            while data:
-                data = data[os.write(control, data):]
-            os.close(control)
+            pid, out_r, err_r = self.hand_over(request)
             job = Job(request, pid, cwd, out_r, err_r)
             self.register(job)
             self.make_spare()  # for the next request, while this proof runs

@@ -191,3 +191,39 @@ def test_results_that_arrive_together_are_all_read(runner, tmp_path):
     worker.join(timeout=30)
     assert out, "results that arrived together were not read (the runner waited on an idle pipe)"
     assert [r.status for r in out[0]] == ["ok"] * 8
+
+
+def test_the_next_proof_waits_forked_ahead_and_nothing_outlives_the_host(tmp_path):
+    import signal
+    import time
+
+    from build_hooks.core.zygote import children_of
+
+    host = Runner(None, PIN, None)
+    try:
+        first = run_one(host, script(tmp_path, "one", "import os\nprint(os.getpid())\n"))
+        assert first.status == "ok"
+        pid = host.proc.pid
+        deadline = time.monotonic() + 10
+        while len(spares := children_of(pid)) != 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(spares) == 1, "one process is forked ahead, waiting for the next request"
+        # The next proof runs in that very process: the fork was paid before its request.
+        second = run_one(host, script(tmp_path, "two", "import os\nprint(os.getpid())\n"))
+        assert second.status == "ok" and int(second.stdout.split()[0]) == spares[0]
+        assert second.leftovers == 0  # the new spare is no proof's leftover
+        # A spare that dies waiting is replaced; the next proof still runs.
+        deadline = time.monotonic() + 10
+        while not (spares := children_of(pid)) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(spares[0], signal.SIGKILL)
+        while spares[0] in children_of(pid) and time.monotonic() < deadline:
+            time.sleep(0.01)  # dead (the host may not have reaped it yet)
+        third = run_one(host, script(tmp_path, "three", "print('still here')\n"))
+        assert third.status == "ok" and third.stdout == "still here\n" and third.leftovers == 0
+    finally:
+        host.close()
+    deadline = time.monotonic() + 10
+    while children_of(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert children_of(pid) == [] and host.proc is None
