@@ -156,16 +156,19 @@ class Locations:
 
     spots: list[Spot] = field(default_factory=list)
     taken: set[int] = field(default_factory=set)
+    _normal: list[str] | None = field(default=None, repr=False, compare=False)
 
     def take(self, kind: str, text: str) -> Spot | None:
         """The first spot not yet taken of this kind with this text; for a fence whose body
         was not found as written, the first one of its kind not yet taken."""
         wanted = _same(text, kind)
+        if self._normal is None:  # each spot's text, normalised once per page
+            self._normal = [_same(spot.text, spot.kind) for spot in self.spots]
         fallback = None
         for index, spot in enumerate(self.spots):
             if index in self.taken or spot.kind != kind:
                 continue
-            if _same(spot.text, kind) == wanted:
+            if self._normal[index] == wanted:
                 self.taken.add(index)
                 return spot
             if fallback is None and kind != VALUE_KIND:
