@@ -97,7 +97,9 @@ def cached_notebook(root: Path, proof: Proof, record: ProofData | None) -> str:
     parts = [_converter_version(), proof.name, source, json.dumps(helpers)]
     if record is not None:
         parts += [json.dumps(record.provenance, sort_keys=True, default=str), record.stdout, record.stderr]
-    return _notebooks(root).get_or_make(key_of(*parts), lambda: notebook_text(proof.name, source, record, helpers))
+    cells = TextCache.for_project(root, "notebook-cells", ".json")
+    return _notebooks(root).get_or_make(key_of(*parts), lambda: notebook_text(
+        proof.name, source, record, helpers, cells, _converter_version()))
 
 
 def _notebooks(root: Path) -> TextCache:

@@ -239,3 +239,30 @@ def test_a_warm_list_reads_no_script_or_record_and_follows_a_rewritten_record(pr
     assert project.build().returncode == 0
     published = nbformat.reads((project.root / "site" / "proofs" / "x.ipynb").read_text(), as_version=4)
     assert stdout_of(published) == "rewritten\n"
+
+
+def test_a_new_record_of_an_unchanged_script_needs_no_jupytext(project, monkeypatch):
+    import jupytext
+
+    from build_hooks.core.downloads import cached_notebook
+
+    project.proof("x", '"""Doc."""\nimport json\n\nprint("a")\n\nprint("b")\n')
+    proof = Library(project.root).proofs["x"]
+    first = cached_notebook(project.root, proof, record_of("a\nb"))
+    assert list((project.root / ".cache" / "ldr" / "notebook-cells").glob("*.json"))
+    monkeypatch.setattr(jupytext, "reads", lambda *a, **k: pytest.fail("jupytext split the script again"))
+    moved = cached_notebook(project.root, proof, record_of("a\nc", measured_at="2026-12-02"))
+    assert stdout_of(nbformat.reads(moved, as_version=4)) == "a\nc\n"
+    assert code_cells_of(moved) == code_cells_of(first)
+    # A torn entry is split again, not trusted.
+    for path in (project.root / ".cache" / "ldr" / "notebook-cells").glob("*.json"):
+        path.write_text("[[")
+    from build_hooks.core import cache as cache_module
+    cache_module.clear_memory()
+    monkeypatch.undo()
+    again = cached_notebook(project.root, proof, record_of("a\nd", measured_at="2026-12-03"))
+    assert code_cells_of(again) == code_cells_of(first)
+
+
+def code_cells_of(text: str) -> list[str]:
+    return [cell.source for cell in nbformat.reads(text, as_version=4).cells if cell.cell_type == "code"]
