@@ -103,9 +103,9 @@ class LdrExtension(Extension):
 
     def extendMarkdown(self, md):
         if self.state is None:
-            from . import zensical  # under Zensical's renderer: one state per project (zensical.py)
+            from .zensical_hooks import attach  # under Zensical's renderer: one state per project
 
-            self.state = zensical.attach(md, self)
+            self.state = attach(md, self)
         if self.state is None:
             root = Path(self.getConfig("root"))
             layout = Layout.at(root, self.getConfig("proofs_dir"), self.getConfig("drawings_dir"),

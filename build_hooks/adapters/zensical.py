@@ -14,7 +14,7 @@ no MkDocs plugin. What the plugin does, and how it is done here instead:
   named by a digest of those inputs in ``docs/.ldr-inputs/``: an edit in the same second shows.
   Under MkDocs it does nothing and returns ``[]``: the plugin watches those folders itself.
 * Per page (``on_page_markdown``): Zensical makes a new ``Markdown`` for every page, so the ldr
-  extension asks :func:`attach` for the project's one :class:`Session`, which reads the page
+  extension asks ``zensical_hooks.attach`` for the project's one :class:`Session`, which reads the page
   being rendered from Zensical's rendering context (``zensical.extensions.context``).
 * After the page (``on_page_content``): the depth meter goes to ``page.meta`` and the page's
   warnings are printed.
@@ -32,10 +32,6 @@ import posixpath
 import sys
 from pathlib import Path
 
-from markdown.postprocessors import Postprocessor
-from markdown.preprocessors import Preprocessor
-from markdown.treeprocessors import Treeprocessor
-
 from build_hooks.core.assets import site_assets
 from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import DirectiveError, LdrError
@@ -44,6 +40,7 @@ from build_hooks.core.memo import FenceMemo
 from build_hooks.core.publish import Entry, publish
 from build_hooks.core.status import store_diagnostics
 from .siteconfig import layout_for
+from .zensical_pages import card_pages, front_matter_lines, page_url, site_pages  # noqa: F401 (page_url: tests)
 
 WATCH = ("proofs", "drawings", "data", "pyproject.toml")
 """What the pages are made from, outside docs/ and the theme (which Zensical watches itself)."""
@@ -288,67 +285,6 @@ def watched(project: Path, docs_dir: str = "docs") -> list[str]:
     return out
 
 
-# -- the page, seen from the extension ---------------------------------------------------------
-def attach(md, extension) -> object | None:
-    """Called by the ldr extension for every Markdown instance: under Zensical's renderer,
-    register the page bookkeeping and return the project's shared state; elsewhere ``None``."""
-    context = _rendering_context(md)
-    if context is None:
-        return None
-    from zensical.config import get_config
-
-    root = Path(get_config()["root_dir"]) / str(extension.getConfig("root") or ".")
-    session = session_for(root)
-    end = _PageEnd(md, session, context)
-    md.preprocessors.register(_PageStart(md, session, context), "ldr_zensical_page", 45)
-    md.treeprocessors.register(_TreeDone(md, end), "ldr_zensical_tree_done", -100)
-    md.postprocessors.register(end, "ldr_zensical_page_end", -100)
-    return session.state
-
-
-def _rendering_context(md):
-    module = sys.modules.get("zensical.extensions.context")
-    if module is None:
-        return None
-    return module.ContextPreprocessor.from_markdown(md)
-
-
-class _PageStart(Preprocessor):
-    def __init__(self, md, session: Session, context):
-        super().__init__(md)
-        self.session, self.context = session, context
-
-    def run(self, lines):
-        self.session.begin_page(self.context.page, lines)
-        return lines
-
-
-class _TreeDone(Treeprocessor):
-    """The tree is finished: the next postprocessor pass is over the page itself (the toc
-    extension runs the postprocessors over each heading's text before this)."""
-
-    def __init__(self, md, end: "_PageEnd"):
-        super().__init__(md)
-        self.end = end
-
-    def run(self, root):
-        self.end.armed = True
-        return None
-
-
-class _PageEnd(Postprocessor):
-    def __init__(self, md, session: Session, context):
-        super().__init__(md)
-        self.session, self.context = session, context
-        self.armed = False
-
-    def run(self, text):
-        if not self.armed:
-            return text
-        self.armed = False
-        return self.session.end_page(text, self.context.page)
-
-
 # -- small helpers ------------------------------------------------------------------------------
 def _zensical_config() -> dict:
     try:
@@ -373,52 +309,3 @@ def _floors_file() -> Path:
     from build_hooks.series.pagetheme import FLOORS_FILE
 
     return FLOORS_FILE
-
-
-def _url(url: str) -> str:
-    return "" if url in ("", "./", ".") else url
-
-
-def page_url(source: str, directory_urls: bool = True) -> str:
-    """A page's URL from its path under docs/, as MkDocs and Zensical both make it."""
-    stem, _, _ = source.rpartition(".")
-    folder, _, name = stem.rpartition("/")
-    prefix = f"{folder}/" if folder else ""
-    if name in ("index", "README"):
-        return prefix
-    return f"{prefix}{name}/" if directory_urls else f"{prefix}{name}.html"
-
-
-def site_pages(docs_dir: Path, directory_urls: bool = True) -> list[tuple[str, str, str]]:
-    """(source under docs/, URL, Markdown) of every page, as the plugin's on_files lists them."""
-    pages = []
-    for path in sorted(Path(docs_dir).rglob("*.md")):
-        source = path.relative_to(docs_dir).as_posix()
-        if not any(part.startswith(".") for part in source.split("/")):
-            pages.append((source, page_url(source, directory_urls), path.read_text(encoding="utf-8")))
-    return pages
-
-
-def card_pages(pages: list[tuple[str, str, str]]) -> dict[str, list[tuple[str, str]]]:
-    """proof -> [(page source, page URL)] of every page that shows its card (links.py)."""
-    from .markdown import card_names
-
-    cards: dict[str, list[tuple[str, str]]] = {}
-    for source, url, text in pages:
-        for name in card_names(text):
-            cards.setdefault(name, []).append((source, url))
-    return cards
-
-
-def front_matter_lines(source: Path, lines: list[str]) -> int:
-    """How many lines Zensical cut off the top of the page (its front matter), so that errors
-    name the line of the file."""
-    try:
-        raw = source.read_text(encoding="utf-8").replace("\r\n", "\n")
-    except OSError:
-        return 0
-    text = "\n".join(lines)
-    if text and raw.endswith(text):
-        return raw[: len(raw) - len(text)].count("\n")
-    start = raw.find(text[:200]) if text else -1
-    return raw[:start].count("\n") if start > 0 else 0
