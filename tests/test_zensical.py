@@ -28,6 +28,7 @@ import pytest
 import zensical  # noqa: E402,F401  (the [test] extras install it: a missing one fails, it does not skip)
 
 from build_hooks.adapters import zensical as zen  # noqa: E402
+from build_hooks.adapters.zensical_pages import page_url  # noqa: E402
 from build_hooks.adapters.markdown import FENCES  # noqa: E402
 from build_hooks.core.errors import LdrError  # noqa: E402
 from build_hooks.core.publish import publish, published  # noqa: E402
@@ -481,8 +482,8 @@ def test_prepare_does_nothing_under_mkdocs():
 
 
 def test_page_urls_follow_the_generators():
-    assert zen.page_url("index.md") == ""
-    assert zen.page_url("part-00-the-map.md") == "part-00-the-map/"
-    assert zen.page_url("drift/2.13.0-to-2.14.1.md") == "drift/2.13.0-to-2.14.1/"
-    assert zen.page_url("drift/index.md") == "drift/"
-    assert zen.page_url("a.md", directory_urls=False) == "a.html"
+    assert page_url("index.md") == ""
+    assert page_url("part-00-the-map.md") == "part-00-the-map/"
+    assert page_url("drift/2.13.0-to-2.14.1.md") == "drift/2.13.0-to-2.14.1/"
+    assert page_url("drift/index.md") == "drift/"
+    assert page_url("a.md", directory_urls=False) == "a.html"

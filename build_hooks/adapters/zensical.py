@@ -40,7 +40,7 @@ from build_hooks.core.memo import FenceMemo
 from build_hooks.core.publish import Entry, publish
 from build_hooks.core.status import store_diagnostics
 from .siteconfig import layout_for
-from .zensical_pages import card_pages, front_matter_lines, page_url, site_pages  # noqa: F401 (page_url: tests)
+from .zensical_pages import card_pages, front_matter_lines, site_pages
 
 WATCH = ("proofs", "drawings", "data", "pyproject.toml")
 """What the pages are made from, outside docs/ and the theme (which Zensical watches itself)."""

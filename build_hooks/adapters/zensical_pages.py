@@ -8,10 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def _url(url: str) -> str:
-    return "" if url in ("", "./", ".") else url
-
-
 def page_url(source: str, directory_urls: bool = True) -> str:
     """A page's URL from its path under docs/, as MkDocs and Zensical both make it."""
     stem, _, _ = source.rpartition(".")

@@ -26,6 +26,17 @@ def key_of(*parts: str | bytes) -> str:
     return digest.hexdigest()
 
 
+def file_stamp(path: Path) -> tuple[int, int, int] | None:
+    """(mtime_ns, size, inode) of a file, or None when it cannot be read: what a cache keyed by
+    a file's outside compares (the store replaces a record by renaming a new file, so its inode
+    always moves)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size, stat.st_ino
+
+
 def clear_memory() -> None:
     _MEMORY.clear()
 

@@ -74,7 +74,7 @@ def join(parts: list[str], stash: dict[str, str]) -> str:
         token = TOKEN.format(len(stash))
         stash[token] = parts[index]
         out.append(token)
-        out.append(parts[index + 1] if index + 1 < len(parts) else "")
+        out.append(parts[index + 1])  # split() ends with text: the list has odd length
     return "".join(out)
 
 

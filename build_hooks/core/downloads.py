@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import notebook
-from .cache import TextCache, key_of
+from .cache import TextCache, file_stamp, key_of
 from .context import ProofData
 from .discovery import Proof
 from .errors import LdrError
@@ -129,14 +129,8 @@ def for_library(library) -> list[Download]:
     layout = library.layout
 
     def stamp(name: str) -> str:
-        found = [library.pin]
-        for device_class in DEVICE_CLASSES:
-            try:
-                stat = library.store.path(name, device_class).stat()
-            except OSError:
-                continue
-            found.append(f"{device_class}:{stat.st_mtime_ns}:{stat.st_size}:{stat.st_ino}")
-        return "\0".join(found)
+        return repr([library.pin, *((device_class, file_stamp(library.store.path(name, device_class)))
+                                    for device_class in DEVICE_CLASSES)])
 
     return downloads(library.root, library.proofs, library.lookup, layout.proofs, layout.drawings, stamp)
 

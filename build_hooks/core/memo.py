@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .cache import file_stamp
+
 FORMAT = 2
 _PACKAGE: list[str] = []  # the package's own digest, once per process
 _MEMOS: dict[Path, "FenceMemo"] = {}
@@ -53,14 +55,6 @@ def _stats(folder: Path, recursive: bool = True) -> list[tuple[str, int, int, in
     return sorted(out)
 
 
-def _stat(path: Path) -> tuple[int, int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size, stat.st_ino
-
-
 def package_digest() -> str:
     """The renderers' code and templates, and the libraries whose output they embed."""
     if not _PACKAGE:
@@ -85,7 +79,7 @@ def world_digest(layout, proofs: dict, pin: object, extra: object = ()) -> str:
         repr(sorted((name, proof.sha256, sorted(proof.helper_hashes.items()))
                     for name, proof in proofs.items())),
         repr(_stats(layout.results)), repr(_stats(layout.drawings)), repr(_stats(root / "data")),
-        repr([_stat(root / name) for name in ("pyproject.toml", "requirements.txt")]),
+        repr([file_stamp(root / name) for name in ("pyproject.toml", "requirements.txt")]),
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 

@@ -215,16 +215,14 @@ class Host:
                     self.retire_spare(kill=False)
             self.make_spare()
             pid, control, out_r, err_r = self.spare
-            self.spare = None
             try:
                 rest = data
                 while rest:
                     rest = rest[os.write(control, rest):]
-            except OSError:  # it died just now: discard it and fork another
-                for fd in (control, out_r, err_r):
-                    os.close(fd)
-                _kill(pid)
+            except OSError:  # it died just now (not reaped yet, so the kill is safe): fork another
+                self.retire_spare()
                 continue
+            self.spare = None
             os.close(control)
             return pid, out_r, err_r
         raise OSError("could not hand a proof to a new process three times")
@@ -312,9 +310,7 @@ class Host:
             job = self.live.pop(pid, None)
             if job is None:
                 if self.spare is not None and pid == self.spare[0]:  # it died waiting
-                    self.spare, (_, *fds) = None, self.spare
-                    for fd in fds:
-                        os.close(fd)
+                    self.retire_spare(kill=False)  # reaped: its pid may be anyone's now
                 continue  # something a proof left behind, now gone
             job.wall = time.perf_counter() - job.started
             job.wait_status = wait_status
