@@ -10,6 +10,7 @@
 * on_files: publish the downloads (downloads.py: ``proofs/*.py``, their helpers, one
   ``proofs/<name>.ipynb`` notebook per proof, ``drawings/*.excalidraw``) at stable URLs (whatever
   the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
+* on_env: give the theme's jinja environment a cache of compiled templates (core/templates.py);
 * on_page_markdown / on_page_content: tell the extension which page it renders, then report
   what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
   on the page and logged as warnings, so that the server keeps answering; proof failures are
@@ -53,6 +54,9 @@ from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
 from build_hooks.core.memo import FenceMemo
 from build_hooks.core.progress import Estimate
+from build_hooks.core.sitecopy import SiteCopies
+from build_hooks.core.templates import attach as attach_compiled
+from .linked import LinkedFile
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
 from build_hooks.core.publish import published
@@ -79,6 +83,8 @@ class LdrConfig(Config):
     """The result store (default: <proofs_dir>/_results)."""
     torch = c.Optional(c.Type((str, int, float)))
     """The torch pin, e.g. "2.14.1" (default: pyproject.toml, then requirements.txt: see core/pin.py)."""
+    template_cache = c.Type(bool, default=True)
+    """Keep the theme's compiled templates in .cache/ldr/templates (core/templates.py)."""
 
 
 class LdrPlugin(BasePlugin[LdrConfig]):
@@ -126,6 +132,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             raise PluginError(str(exc)) from exc
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
         self.state.memo = FenceMemo.for_project(root)  # rendered directives, while nothing moved
+        self.copies = SiteCopies.for_project(root)  # downloads linked into the site (core/sitecopy.py)
         # The package's stylesheets come first, so that the site's own extra_css overrides them.
         sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
         config.extra_css[:0] = sheets
@@ -189,10 +196,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 if isinstance(source, bytes):
                     files.append(File.generated(config, uri, content=source))
                 else:
-                    files.append(File.generated(config, uri, abs_src_path=str(source)))
+                    files.append(LinkedFile.of(config, uri, source, self.copies))
         for uri, path in self.assets:  # the package's own CSS and fonts; a site file of that name wins
             if files.get_file_from_path(uri) is None:
-                files.append(File.generated(config, uri, abs_src_path=str(path)))
+                files.append(LinkedFile.of(config, uri, path, self.copies))
         cards: dict[str, list[tuple[str, str]]] = {}
         pages = []
         for file in files.documentation_pages():
@@ -202,6 +209,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         self.state.card_urls = cards
         self.state.site_pages = pages  # for the proofs index and the exercises
         return files
+
+    def on_env(self, env, config, files):
+        # MkDocs compiles every theme template again on each build; compile each one once.
+        return attach_compiled(env, self.library.root) if self.config.template_cache else env
 
     def on_page_markdown(self, markdown, page, config, files):
         self.state.deferred = {}
@@ -243,6 +254,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
 
     def on_post_build(self, config):
         self.state.memo.save()
+        self.copies.save()
         # Store problems (corrupt records, bad data lines) come from the records themselves, so
         # every build reports them until they are fixed, not only the build that ran the proof.
         seen: set[str] = set()

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import marshal
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -91,3 +93,68 @@ class TextCache:
             text = make()
             self.put(key, text)
         return text
+
+
+class StampTable:
+    """Values derived from files, kept by each file's :func:`file_stamp` in one marshal file, so
+    that a fresh process finds what an earlier one read (a proof's parse, a script's hash)
+    without opening the files. Values are marshal's plain types. A torn or foreign table reads
+    as empty; :meth:`save` writes it atomically, only when something changed."""
+
+    VERSION = 1
+    RACY_NS = 2_000_000_000  # a file written this recently may change again within its mtime's tick
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._rows: dict[str, tuple] | None = None
+        self._changed = False
+
+    def _table(self) -> dict[str, tuple]:
+        if self._rows is None:
+            rows: dict[str, tuple] = {}
+            try:
+                data = marshal.loads(self.path.read_bytes())
+                if isinstance(data, tuple) and len(data) == 2 and data[0] == self.VERSION and isinstance(data[1], dict):
+                    rows = {k: v for k, v in data[1].items()
+                            if isinstance(k, str) and isinstance(v, tuple) and len(v) == 2}
+            except (OSError, ValueError, EOFError, TypeError):
+                pass
+            self._rows = rows
+        return self._rows
+
+    def get(self, path: Path, stamp: tuple | None = None):
+        """The value kept for ``path`` if the file's stamp has not moved since, else None."""
+        row = self._table().get(str(path))
+        if row is None:
+            return None
+        stamp = file_stamp(path) if stamp is None else stamp
+        return row[1] if stamp is not None and row[0] == stamp else None
+
+    def put(self, path: Path, value, stamp: tuple | None = None) -> None:
+        stamp = file_stamp(path) if stamp is None else stamp
+        if stamp is None or time.time_ns() - stamp[0] < self.RACY_NS:
+            # A file's time moves in ticks of a few milliseconds: one written again within the
+            # same tick, at the same size, keeps its stamp. Such a fresh file is read again by
+            # the next process rather than trusted (git's "racy" entries, the same way).
+            return
+        row = (stamp, value)
+        if self._table().get(str(path)) != row:
+            self._table()[str(path)] = row
+            self._changed = True
+
+    def save(self) -> None:
+        if not self._changed:
+            return
+        with contextlib.suppress(OSError, ValueError):  # read-only checkout: the next process reads again
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            data = marshal.dumps((self.VERSION, self._table()))
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                os.replace(tmp, self.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+            self._changed = False

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from .cache import TextCache, key_of
+from .cache import StampTable, TextCache, file_stamp, key_of
 from .errors import LdrError
 
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -144,7 +144,8 @@ def _statements(body: list):
                 yield from _statements(inner)
 
 
-_SEEN: dict[str, tuple[tuple[int, int], Proof]] = {}
+_SEEN: dict[str, tuple[tuple[int, int, int], Proof]] = {}
+_TABLES: dict[str, StampTable] = {}
 _HELPERS: dict[str, tuple[tuple[int, int], str, tuple[tuple[str, int, str], ...]]] = {}
 
 
@@ -193,16 +194,41 @@ def _resolve_helpers(proof: Proof) -> Proof:
 
 
 def load_proof(path: Path) -> Proof:
-    """The proof in ``path``; unchanged files (same mtime and size) are not parsed again, but
-    the helpers it imports are checked (and re-hashed when they changed) every time."""
+    """The proof in ``path``; unchanged files (same mtime, size and inode) are not read again,
+    in this process or the next (:class:`StampTable`), but the helpers it imports are checked
+    (and re-hashed when they changed) every time."""
     path = Path(path)
-    stamp = _stamp(path)
+    stamp = file_stamp(path)
+    if stamp is None:
+        raise LdrError(f"{path}: the proof cannot be read; fix: check that the file exists and is readable")
     seen = _SEEN.get(str(path))
     if seen is None or seen[0] != stamp:
-        seen = (stamp, _parse(path))
+        seen = (stamp, _known(path, stamp) or _parse(path, stamp))
     proof = _resolve_helpers(seen[1]) if seen[1].imports else seen[1]
     _SEEN[str(path)] = (stamp, proof)
     return proof
+
+
+_FIELDS = ("sha256", "title", "purpose", "timeout", "accelerator", "parallel", "output_cap",
+           "allow_unmeasured", "imports")
+
+
+def _table(folder: Path) -> StampTable:
+    """Each proof's parse by its file's stamp, for the next process (``.cache/ldr/discovery``)."""
+    key = str(folder)
+    if key not in _TABLES:
+        _TABLES[key] = StampTable(folder.parent / ".cache" / "ldr" / "discovery" / f"stamps-{_fingerprint()}.marshal")
+    return _TABLES[key]
+
+
+def _known(path: Path, stamp: tuple) -> Proof | None:
+    row = _table(path.parent).get(path, stamp)
+    if not (isinstance(row, tuple) and len(row) == len(_FIELDS)):
+        return None
+    try:
+        return Proof(name=path.stem, path=path, **dict(zip(_FIELDS, row)))
+    except TypeError:
+        return None
 
 
 @lru_cache(maxsize=1)
@@ -211,10 +237,17 @@ def _fingerprint() -> str:
     return script_hash(Path(__file__).read_bytes())[:16]
 
 
-def _parse(path: Path) -> Proof:
+def _parse(path: Path, stamp: tuple | None = None) -> Proof:
     """A proof read from its file; what the ``ast`` parse found is cached by the file's hash
     (``.cache/ldr/discovery``), so a fresh build parses only proofs that changed."""
     raw = path.read_bytes()
+    proof = _parse_bytes(path, raw)
+    if stamp is not None and not proof.problems:
+        _table(path.parent).put(path, tuple(getattr(proof, name) for name in _FIELDS), stamp)
+    return proof
+
+
+def _parse_bytes(path: Path, raw: bytes) -> Proof:
     stem = path.stem
     cache = TextCache.for_project(path.parent.parent, "discovery", ".json")
     key = key_of(script_hash(raw), stem, _fingerprint())
@@ -274,4 +307,5 @@ def discover(proofs_dir: Path) -> dict[str, Proof]:
                 "(it becomes an anchor and a Python identifier); rename the file"
             )
         proofs[path.stem] = load_proof(path)
+    _table(Path(proofs_dir)).save()
     return proofs

@@ -21,6 +21,7 @@ import time
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
+from .cache import StampTable
 from .errors import StoreError
 from .schema import check_fields, non_finite, refuse_constant, show
 
@@ -107,6 +108,18 @@ class Record:
 
     @classmethod
     def from_text(cls, text: str) -> "Record":
+        return cls.from_checked(cls.checked_fields(text))
+
+    @classmethod
+    def from_checked(cls, kwargs: dict) -> "Record":
+        """The record of :meth:`checked_fields` (plain types, already checked)."""
+        if kwargs.get("failure") is not None:
+            kwargs = {**kwargs, "failure": Failure(**kwargs["failure"])}
+        return cls(**kwargs)
+
+    @classmethod
+    def checked_fields(cls, text: str) -> dict:
+        """A record's text as the record's fields, every one type-checked (raises ValueError)."""
         body = json.loads(text, parse_constant=refuse_constant)
         if not isinstance(body, dict) or body.get("format") != FORMAT:
             raise ValueError(f"not a format-{FORMAT} record")
@@ -127,8 +140,8 @@ class Record:
                 raise ValueError(f"field failure lacks {', '.join(sorted(absent))}")
             failure = {k: v for k, v in failure.items() if k in known}
             check_fields(failure, Failure, "failure.")
-            kwargs["failure"] = Failure(**failure)
-        return cls(**kwargs)
+            kwargs["failure"] = failure
+        return kwargs
 
 
 def _drop_empty(body: dict) -> None:
@@ -165,6 +178,13 @@ _PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}
 class Store:
     def __init__(self, proofs_dir: Path, results_dir: Path | None = None):
         self.dir = Path(results_dir) if results_dir is not None else Path(proofs_dir) / RESULTS_DIR
+        # Each record's checked fields by its file's stamp, for the next process: the project's
+        # library sets it (``.cache/ldr/records``, never committed); other stores read the files.
+        self.table: StampTable | None = None
+
+    def keep_table_under(self, root: Path) -> "Store":
+        self.table = StampTable(Path(root) / ".cache" / "ldr" / "records" / f"stamps-{FORMAT}.marshal")
+        return self
 
     def path(self, proof: str, device_class: str) -> Path:
         return self.dir / f"{proof}.{device_class}.json"
@@ -185,11 +205,23 @@ class Store:
         seen = _PARSED.get(str(path))
         if seen is not None and seen[0] == stamp:
             return seen[1]
-        item = self._parse(path, proof, device_class)
+        item = self._parse(path, proof, device_class, stamp)
         _PARSED[str(path)] = (stamp, item)
         return item
 
-    def _parse(self, path: Path, proof: str, device_class: str) -> Record | Corrupt | None:
+    def remember(self) -> None:
+        """Keep what this process read for the next one (:class:`StampTable`)."""
+        if self.table is not None:
+            self.table.save()
+
+    def _parse(self, path: Path, proof: str, device_class: str,
+               stamp: tuple | None = None) -> Record | Corrupt | None:
+        known = self.table.get(path, stamp) if stamp is not None and self.table is not None else None
+        if isinstance(known, dict):
+            with contextlib.suppress(TypeError, ValueError, KeyError):
+                record = Record.from_checked(known)
+                if record.proof == proof and record.device_class == device_class:
+                    return record
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -197,13 +229,16 @@ class Store:
         except OSError as exc:
             return Corrupt(path, str(exc))
         try:
-            record = Record.from_text(text)
+            checked = Record.checked_fields(text)
+            record = Record.from_checked(checked)
         except json.JSONDecodeError as exc:
             return Corrupt(path, f"JSONDecodeError: {exc}")
         except (ValueError, TypeError, KeyError) as exc:
             return Corrupt(path, str(exc))
         if record.proof != proof or record.device_class != device_class:
             return Corrupt(path, f"holds {record.proof}.{record.device_class}, not {proof}.{device_class}")
+        if stamp is not None and self.table is not None:
+            self.table.put(path, checked, stamp)
         return record
 
     def records(self, proof: str) -> dict[str, Record | Corrupt]:
