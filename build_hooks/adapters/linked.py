@@ -24,3 +24,13 @@ class LinkedFile(File):
             return
         if self.copies is None or not self.copies.place(Path(self.abs_src_path), self.src_uri, self.abs_dest_path):
             super().copy_file(dirty=False)
+
+
+def add_published(files, config, published, copies: SiteCopies) -> None:
+    """Add each ``(uri, file on disk or bytes)`` the site does not have already."""
+    for uri, source in published:
+        if files.get_file_from_path(uri) is None:
+            if isinstance(source, bytes):
+                files.append(File.generated(config, uri, content=source))
+            else:
+                files.append(LinkedFile.of(config, uri, source, copies))

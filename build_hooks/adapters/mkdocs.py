@@ -37,13 +37,11 @@ import re
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
-from mkdocs.structure.files import File
 
 from build_hooks.core import assets
 from build_hooks.core.background import Scheduler
@@ -56,7 +54,8 @@ from build_hooks.core.memo import FenceMemo
 from build_hooks.core.progress import Estimate
 from build_hooks.core.sitecopy import SiteCopies
 from build_hooks.core.templates import attach as attach_compiled
-from .linked import LinkedFile
+from .linked import add_published
+from .siteconfig import site_url_problem
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
 from build_hooks.core.publish import published
@@ -103,12 +102,13 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         result = super().load_config(options, config_file_path)
         if not result[0] and self.config.run:
             # MkDocs loads plugins first, then validates the rest of the config: start the
-            # proof host now (on a thread, only if a proof will run), so that it imports torch
-            # while MkDocs reads the theme and extensions. on_pre_build's run waits for it.
+            # proof host now if a proof will run, so that it imports torch (or is taken from
+            # the keeper) while MkDocs reads the theme and extensions. on_pre_build's run waits
+            # for it. The check runs here, not on the thread: a thread that reads the proofs
+            # and records while MkDocs loads would trade the lock with it hundreds of times.
             root = Path(config_file_path or ".").resolve().parent
             mode = None if self.config.mode == "auto" else self.config.mode
-            threading.Thread(target=_prestart, args=(root, self.config.python, mode, self.config.jobs),
-                             name="ldr-prestart", daemon=True).start()
+            _prestart(root, self.config.python, mode, self.config.jobs)
         return result
 
     def on_startup(self, *, command, dirty):
@@ -190,16 +190,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         for file in list(files):
             if file.src_uri in mirrored:
                 files.remove(file)
-        # Scripts, the helpers they import, notebooks and drawings; records never (downloads.py).
-        for uri, source in for_library(self.library):
-            if files.get_file_from_path(uri) is None:
-                if isinstance(source, bytes):
-                    files.append(File.generated(config, uri, content=source))
-                else:
-                    files.append(LinkedFile.of(config, uri, source, self.copies))
-        for uri, path in self.assets:  # the package's own CSS and fonts; a site file of that name wins
-            if files.get_file_from_path(uri) is None:
-                files.append(LinkedFile.of(config, uri, path, self.copies))
+        # Scripts, the helpers they import, notebooks and drawings (records never: downloads.py),
+        # and the package's own CSS and fonts; a site file of the same name wins.
+        add_published(files, config, [*for_library(self.library), *self.assets], self.copies)
         cards: dict[str, list[tuple[str, str]]] = {}
         pages = []
         for file in files.documentation_pages():
@@ -330,14 +323,24 @@ class LdrPlugin(BasePlugin[LdrConfig]):
 
 
 def _prestart(root: Path, python: str | None, mode: str | None, jobs: int | None) -> None:
-    """Start the shared proof host if this build has a proof to run; any problem is left for
-    the build itself to report, where it names the fix."""
+    """Start the shared proof host, on a thread, if this build has a proof to run; any problem
+    is left for the build itself to report, where it names the fix."""
     try:
         library = Library(root, python, mode, jobs)
-        if library.plan():
-            library.runner().start()
+        if not library.plan():
+            return
+        runner = library.runner()
     except Exception as exc:  # noqa: BLE001
         log.debug(f"the proof host was not started early: {exc}")
+        return
+
+    def start() -> None:
+        try:
+            runner.start()
+        except Exception as exc:  # noqa: BLE001
+            log.debug(f"the proof host was not started early: {exc}")
+
+    threading.Thread(target=start, name="ldr-prestart", daemon=True).start()
 
 
 def _can_request_rebuild(server) -> bool:
@@ -352,29 +355,3 @@ def _report(level: str, message: str) -> None:
 def _url(url: str) -> str:
     """MkDocs names the home page both "" and "./"; use one spelling."""
     return "" if url in ("", "./", ".") else url
-
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
-
-
-def site_url_problem(site_url: str | None, command: str) -> tuple[str, str] | None:
-    """What is wrong with ``site_url`` for a build that may be published: (level, message).
-
-    A loopback address is a warning (an error under --strict): canonical links and the sitemap
-    would send readers to their own machine. An unset one is a note for `mkdocs build` (the site
-    works, without canonical links, sitemap addresses or instant navigation) and a warning
-    for `mkdocs gh-deploy`, which publishes it."""
-    fix = ("set site_url to the address the site is published at (e.g. `site_url: !ENV SITE_URL` in "
-           "mkdocs.yml and `SITE_URL=https://you.github.io/repo/ mkdocs build`, as the pages "
-           "workflow does), or preview with `mkdocs serve`, which sets its own")
-    if not site_url:
-        if command == "gh-deploy":
-            return "warning", f"site_url is not set, and gh-deploy publishes this build; fix: {fix}"
-        return "info", ("site_url is not set: this build has no canonical links, its sitemap no "
-                        "addresses, and instant navigation falls back to full page loads. To "
-                        f"publish it, {fix}")
-    host = (urlsplit(site_url).hostname or "").lower()
-    if host in LOOPBACK or host.startswith("127."):
-        return "warning", (f"site_url is {site_url}, a loopback address: the built site's canonical "
-                           f"links and sitemap would point readers at their own machine; fix: {fix}")
-    return None

@@ -35,6 +35,7 @@ class SiteCopies:
         self.files = self.folder / "files"
         self._manifest: dict[str, list] | None = None
         self._placed: set[str] = set()
+        self._folders: set[str] = set()  # site folders made during this build
         self._changed = False
 
     @classmethod
@@ -90,10 +91,18 @@ class SiteCopies:
         if copy is None:
             return False
         try:
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(dest)  # a dirty build's old file: linking never writes through it
-            os.link(copy, dest)
+            folder = os.path.dirname(dest)
+            if folder not in self._folders:
+                os.makedirs(folder, exist_ok=True)
+                self._folders.add(folder)
+            try:
+                os.link(copy, dest)
+            except FileExistsError:  # a dirty build's old file: replaced, never written through
+                os.unlink(dest)
+                os.link(copy, dest)
+            except FileNotFoundError:  # the site folder was emptied since it was made
+                os.makedirs(folder, exist_ok=True)
+                os.link(copy, dest)
         except OSError:
             return False
         return True
@@ -106,7 +115,7 @@ class SiteCopies:
             with contextlib.suppress(OSError):
                 (self.files / uri).unlink()
             self._changed = True
-        self._placed = set()
+        self._placed, self._folders = set(), set()
         if not self._changed:
             return
         with contextlib.suppress(OSError):
