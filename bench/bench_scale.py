@@ -13,7 +13,9 @@ by plain mkdocs-material with the same theme, are the baseline. Printed, per siz
   process as `mkdocs serve` does, ours / plain (interleaved, medians), in wall seconds and in
   CPU seconds (the build's own user + system time: on a machine shared with other work the
   steadier of the two), and the best run of each side (noise only ever adds time, so the
-  fastest run is the closest to the build's own cost);
+  fastest run is the closest to the build's own cost), and, where valgrind is installed, the
+  instructions each side executes in one warm build (callgrind): a count that is the same on
+  every run, which the wall clock of a shared machine is not;
 * the first build of a fresh clone (records committed, no .cache: drawings, highlighted
   sources, proof metadata and page locations all made again), for information;
 * cold build (no record: every proof runs; .cache kept), against the sum of the proofs' own
@@ -443,6 +445,30 @@ def fresh_build(root: Path, site: Path, sample: bool = False, env: dict | None =
     return out
 
 
+def instructions(roots: dict[str, Path], sites: dict[str, Path]) -> dict[str, int] | None:
+    """Instructions executed by one warm `mkdocs build` of each side, counted by valgrind's
+    callgrind (both sides at once, one per core): the same every run, so it shows what the
+    wall clock of a shared machine cannot, whether ours does more work than plain. None
+    without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    procs = {}
+    for kind, root in roots.items():
+        command = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m",
+                   "mkdocs", "build", "-q", "-d", str(sites[kind])]
+        procs[kind] = subprocess.Popen(command, cwd=root, env={**_env(), "PYTHONHASHSEED": "0"},
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    out = {}
+    for kind, proc in procs.items():
+        _, err = proc.communicate(timeout=600)
+        found = re.search(r"Collected : (\d+)", err)
+        if proc.returncode != 0 or not found:
+            return None
+        out[kind] = int(found.group(1))
+    return out
+
+
 def inproc_build(root: Path, site: Path) -> tuple[float, float]:
     """A rebuild in this process, as `mkdocs serve` does (imports and caches warm): wall and
     CPU seconds."""
@@ -514,7 +540,7 @@ def reload_latency(roots: dict[str, Path], rounds: int) -> dict[str, float]:
     return {kind: statistics.median(values) for kind, values in times.items()}
 
 
-def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: int) -> dict:
+def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: int, counting: bool = True) -> dict:
     made = generate(base, chapters)
     roots = {"ldr": made["ldr"], "plain": made["plain"]}
     sites = {kind: base / f"site-{kind}" for kind in roots}
@@ -559,6 +585,7 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
     out["fresh_best"] = {k: min(r["s"] for r in v) for k, v in fresh.items()}
     out["fresh_cpu"] = {k: statistics.median(r["cpu"] for r in v) for k, v in fresh.items()}
     out["maxrss"] = {k: statistics.median(r["maxrss"] for r in v) for k, v in fresh.items()}
+    out["instructions"] = instructions(roots, sites) if counting else None
     inproc = {"ldr": [], "plain": []}
     for kind in roots:
         inproc_build(roots[kind], sites[kind])  # warms imports and the caches
@@ -613,6 +640,10 @@ def report(results: dict[int, dict]) -> None:
         print(ratio_line("warm build, fresh process / plain", r["fresh"]["ldr"], r["fresh"]["plain"], 1.05))
         print(ratio_line("  the same in CPU seconds", r["fresh_cpu"]["ldr"], r["fresh_cpu"]["plain"], 1.05))
         print(ratio_line("  best of each side's runs", r["fresh_best"]["ldr"], r["fresh_best"]["plain"], 1.05))
+        if r.get("instructions"):
+            n = r["instructions"]
+            print(f"  {'  instructions executed (callgrind)':<46} {n['ldr'] / n['plain']:6.3f}  "
+                  f"({n['ldr'] / 1e9:.2f} G vs {n['plain'] / 1e9:.2f} G)" + ("  ok" if n["ldr"] <= 1.05 * n["plain"] else "  OVER 1.05"))
         print(ratio_line("warm rebuild in one process / plain", r["inproc"]["ldr"], r["inproc"]["plain"], 1.05))
         print(ratio_line("  the same in CPU seconds", r["inproc_cpu"]["ldr"], r["inproc_cpu"]["plain"], 1.05))
         print(ratio_line("  best of each side's runs", r["inproc_best"]["ldr"], r["inproc_best"]["plain"], 1.05))
@@ -657,6 +688,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7, help="warm builds per side and size")
     parser.add_argument("--serve-rounds", type=int, default=4, help="prose edits per side and size (0: skip)")
     parser.add_argument("--colds", type=int, default=1, help="cold builds per size")
+    parser.add_argument("--no-instructions", action="store_true",
+                        help="skip counting the warm builds' instructions with valgrind (about 2 minutes)")
     parser.add_argument("--profile", type=int, metavar="CHAPTERS", help="only profile warm rebuilds at this size")
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
@@ -680,7 +713,8 @@ def main() -> None:
             return
         results = {}
         for chapters in (int(s) for s in args.sizes.split(",")):
-            results[chapters] = measure(base / f"c{chapters}", chapters, args.rounds, args.serve_rounds, args.colds)
+            results[chapters] = measure(base / f"c{chapters}", chapters, args.rounds, args.serve_rounds, args.colds,
+                                        counting=not args.no_instructions)
             print(f"[{chapters} chapter(s) measured, {time.perf_counter() - started:.0f} s so far]", flush=True)
         print("\nours / plain mkdocs-material on the same pages (medians of interleaved runs; a shared "
               f"machine, so expect noise of a few percent); {args.rounds} warm builds per side, "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import marshal
+import mmap
 import os
 import tempfile
 import time
@@ -37,6 +38,14 @@ def file_stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return stat.st_mtime_ns, stat.st_size, stat.st_ino
+
+
+def load_mapped(path: Path):
+    """marshal.loads of a file, read through a memory map: a large memo is not copied into a
+    bytes object first (raises OSError, EOFError, ValueError or TypeError when it cannot)."""
+    with open(path, "rb") as handle:
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            return marshal.loads(mapped)
 
 
 def clear_memory() -> None:
@@ -113,7 +122,7 @@ class StampTable:
         if self._rows is None:
             rows: dict[str, tuple] = {}
             try:
-                data = marshal.loads(self.path.read_bytes())
+                data = load_mapped(self.path)
                 if isinstance(data, tuple) and len(data) == 2 and data[0] == self.VERSION and isinstance(data[1], dict):
                     rows = {k: v for k, v in data[1].items()
                             if isinstance(k, str) and isinstance(v, tuple) and len(v) == 2}

@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .cache import file_stamp
+from .cache import load_mapped, file_stamp
 
 FORMAT = 2
 _PACKAGE: list[str] = []  # the package's own digest, once per process
@@ -136,7 +136,7 @@ class FenceMemo:
 
     def _read(self, world: str) -> dict[str, object]:
         try:
-            doc = marshal.loads(self.path.read_bytes())
+            doc = load_mapped(self.path)
         except (OSError, EOFError, ValueError, TypeError):
             return {}
         if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("world") != world:
