@@ -183,7 +183,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             library.run(on_start=lambda proof: estimate.started(proof.name), on_done=done)
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
-        log.info(f"proofs done in {time.perf_counter() - started:.2f} s")
+        host = "a warm host kept from an earlier build" if library.runner().taken else "a new proof host"
+        log.info(f"proofs done in {time.perf_counter() - started:.2f} s, in {host}")
 
     def on_files(self, files, config):
         mirrored = published(Path(config.docs_dir))  # what a Zensical build wrote into docs/

@@ -40,6 +40,23 @@ def file_stamp(path: Path) -> tuple[int, int, int] | None:
     return stat.st_mtime_ns, stat.st_size, stat.st_ino
 
 
+def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` at once (a temporary file beside it, then ``os.replace``):
+    a reader sees the old file or the new one, never half of one. Raises OSError."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, mode)  # mkstemp makes it private; these are ordinary build files
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def load_mapped(path: Path):
     """marshal.loads of a file, read through a memory map: a large memo is not copied into a
     bytes object first (raises OSError, EOFError, ValueError or TypeError when it cannot)."""
@@ -79,17 +96,7 @@ class TextCache:
 
     def write(self, key: str, text: str) -> None:
         """Atomically replace the entry on disk (raises OSError)."""
-        self.dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{key[:12]}.", suffix=".tmp", dir=self.dir)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.chmod(tmp, 0o644)  # mkstemp makes it private; an entry is ordinary build output
-            os.replace(tmp, self.path(key))
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_atomic(self.path(key), text.encode("utf-8"))
 
     def put(self, key: str, text: str) -> None:
         _MEMORY[(str(self.dir), key)] = text
@@ -155,15 +162,5 @@ class StampTable:
         if not self._changed:
             return
         with contextlib.suppress(OSError, ValueError):  # read-only checkout: the next process reads again
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            data = marshal.dumps((self.VERSION, self._table()))
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                os.replace(tmp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            write_atomic(self.path, marshal.dumps((self.VERSION, self._table())))
             self._changed = False

@@ -20,9 +20,21 @@ HERE = Path(__file__).resolve().parent
 _PARKED: list[subprocess.Popen] = []  # hosts started here and handed in: reaped when they end
 
 
+# The shell's own bookkeeping, which moves with every `cd`: not part of the key; each request
+# sets the caller's values instead (:func:`volatile_env`), so proofs see them as they are now.
+VOLATILE = ("PWD", "OLDPWD", "_", "SHLVL")
+
+
+def volatile_env() -> tuple[dict[str, str], list[str]]:
+    """The caller's values of :data:`VOLATILE` (to set) and those it does not have (to unset)."""
+    return ({k: os.environ[k] for k in VOLATILE if k in os.environ},
+            [k for k in VOLATILE if k not in os.environ])
+
+
 def host_key(python: str, mode: str, env: dict[str, str]) -> str:
     """Everything a host was started under that its proofs could see: the interpreter (path
-    and file stamp), this package's host code, the mode, the whole environment."""
+    and file stamp), this package's host code, the mode, the whole environment (but the shell
+    variables of :data:`VOLATILE`, which each request sets)."""
     exe = shutil.which(python) or python
     real = os.path.realpath(exe)
     try:
@@ -33,7 +45,7 @@ def host_key(python: str, mode: str, env: dict[str, str]) -> str:
     code = hashlib.sha256()
     for name in ("zygote.py", "proofmain.py", "keeper.py", "kepthost.py"):
         code.update((HERE / name).read_bytes())
-    body = json.dumps([exe, real, stamp, mode, code.hexdigest(), sorted(env.items()), os.getuid()])
+    body = json.dumps([exe, real, stamp, mode, code.hexdigest(), sorted((k, v) for k, v in env.items() if k not in VOLATILE), os.getuid()])
     return hashlib.sha256(body.encode()).hexdigest()
 
 

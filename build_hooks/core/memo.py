@@ -15,16 +15,14 @@ another world or Python, reads as empty. Knows nothing of MkDocs or Markdown.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import marshal
 import os
 import sys
-import tempfile
 from pathlib import Path
 
-from .cache import load_mapped, file_stamp
+from .cache import file_stamp, load_mapped, write_atomic
 
 FORMAT = 2
 _PACKAGE: list[str] = []  # the package's own digest, once per process
@@ -154,16 +152,7 @@ class FenceMemo:
             return
         doc = marshal.dumps({"format": FORMAT, "world": self.world, "entries": self.entries})
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".fences.", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(doc)
-                os.replace(temp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
-                raise
+            write_atomic(self.path, doc)
         except OSError:
             return
         self.dirty = False

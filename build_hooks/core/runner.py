@@ -289,8 +289,9 @@ class Runner:
         display = job.display
         if display is None:
             display = script.relative_to(root).as_posix() if root and script.is_relative_to(root) else script.name
+        shell, unset = kepthost.volatile_env()  # a kept host started under another `cd`
         request = {"id": self._next_id, "name": job.name, "script": str(script), "display": display,
-                   "timeout": job.timeout, "cap": job.cap, "env": job.env or {}}
+                   "timeout": job.timeout, "cap": job.cap, "env": {**shell, **(job.env or {})}, "unset": unset}
         self.proc.stdin.write(json.dumps(request).encode() + b"\n")
         self.proc.stdin.flush()
         return self._next_id

@@ -20,11 +20,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
-from .cache import file_stamp
+from .cache import file_stamp, write_atomic
 
 MANIFEST = "manifest.json"
 
@@ -64,17 +62,7 @@ class SiteCopies:
             return None
         if entry is None or entry[0] != list(source_stamp) or list(file_stamp(copy) or ()) != entry[1]:
             try:
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(prefix=f".{copy.name[:40]}.", suffix=".tmp", dir=copy.parent)
-                try:
-                    with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
-                        shutil.copyfileobj(src, out)
-                    os.chmod(tmp, 0o644)
-                    os.replace(tmp, copy)
-                except BaseException:
-                    with contextlib.suppress(OSError):
-                        os.unlink(tmp)
-                    raise
+                write_atomic(copy, Path(source).read_bytes())
                 made = file_stamp(copy)
             except OSError:
                 return None
@@ -119,14 +107,5 @@ class SiteCopies:
         if not self._changed:
             return
         with contextlib.suppress(OSError):
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".manifest.", suffix=".tmp", dir=self.folder)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    json.dump(manifest, out, sort_keys=True)
-                os.replace(tmp, self.folder / MANIFEST)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            write_atomic(self.folder / MANIFEST, json.dumps(manifest, sort_keys=True).encode())
             self._changed = False

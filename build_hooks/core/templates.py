@@ -19,14 +19,12 @@ torn, foreign or unreadable entry reads as a miss and is written again; writes a
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import jinja2
 
-from .cache import key_of
+from .cache import key_of, write_atomic
 
 _MEMORY: dict[tuple[str, str], tuple[str, object]] = {}  # (folder, key) -> (checksum, code)
 
@@ -74,16 +72,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         _MEMORY[(str(self.dir), bucket.key)] = (bucket.checksum, bucket.code)
         with contextlib.suppress(OSError):  # a read-only checkout still builds
-            self.dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{bucket.key[:12]}.", suffix=".tmp", dir=self.dir)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(bucket.bytecode_to_string())
-                os.replace(tmp, self._path(bucket.key))
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            write_atomic(self._path(bucket.key), bucket.bytecode_to_string())
 
     def clear(self) -> None:
         for path in self.dir.glob("*.jbc"):

@@ -6,7 +6,8 @@ proofs must use; it imports nothing from this package. Protocol, one JSON object
 * host -> parent, once: ``{"hello": {"torch": "2.13.0+cpu", "python": ..., "mode": ...,
   "site": [site-packages folders], "home": ...}}`` (or ``{"hello": {"error": "..."}}``);
 * parent -> host: ``{"id": 1, "name": "x", "script": "/abs/proofs/x.py", "display":
-  "proofs/x.py", "timeout": 120, "cap": 1048576, "env": {...}}``;
+  "proofs/x.py", "timeout": 120, "cap": 1048576, "env": {...}, "unset": [...]}`` (``env`` is
+  set and ``unset`` removed in the proof's environment, over the host's own);
 * host -> parent: ``{"id": 1, "status": "ok|failed|timeout|killed|output-limit",
   "returncode": int|null, "signal": int|null, "wall_s": float, "cwd": "/tmp/ldr-../x-..",
   "leftovers": int, "held": bool, "stdout": base64, "stderr": base64}``.
@@ -125,6 +126,8 @@ def _spare(control: int, out_w: int, err_w: int) -> None:
         os.dup2(devnull, 0)
         os.close(devnull)
         os.chdir(request["cwd"])
+        for name in request.get("unset") or ():
+            os.environ.pop(name, None)
         os.environ.update(request.get("env") or {})
         code = run_proof(request)
     except BaseException:
@@ -249,7 +252,8 @@ class Host:
         err_r, err_w = os.pipe()
         import subprocess  # spawn mode
 
-        env = dict(os.environ, **(request.get("env") or {}))
+        env = {k: v for k, v in os.environ.items() if k not in (request.get("unset") or ())}
+        env.update(request.get("env") or {})
         proc = subprocess.Popen(
             [sys.executable, PROOF_FILE, json.dumps(request)], cwd=cwd, env=env,
             stdin=subprocess.DEVNULL, stdout=out_w, stderr=err_w, start_new_session=True,

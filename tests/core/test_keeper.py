@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import textwrap
@@ -93,7 +92,7 @@ def test_a_clean_close_hands_the_host_over_and_the_next_runner_takes_it(kept):
 def test_a_taker_killed_with_sigkill_takes_the_host_down_with_it(kept, tmp_path):
     first, pid = run_once(kept)
     first.close()
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
         import os, signal, sys
         from build_hooks.core.runner import Job, Runner
         runner = Runner()
@@ -234,3 +233,23 @@ def test_ldr_host_shows_the_kept_host_and_stops_it(kept, capsys):
     assert wait_until(lambda: not alive(pid))
     assert main(["host"]) == 0
     assert "no warm proof host is kept" in capsys.readouterr().out
+
+
+def test_a_host_kept_from_another_folder_is_taken_and_its_proofs_see_the_callers_shell(kept, tmp_path, monkeypatch):
+    """`cd` moves PWD and OLDPWD: the host is still taken, and a proof sees the values of now."""
+    script = tmp_path / "shell.py"
+    script.write_text("import os\nprint(os.environ.get('PWD'), os.environ.get('OLDPWD', 'unset'))\n")
+    monkeypatch.setenv("PWD", "/first/folder")
+    monkeypatch.setenv("OLDPWD", "/before/it")
+    first = Runner()
+    first.start()
+    assert first.run([Job("shell", script, 60, 1 << 20)])[0].stdout.split() == ["/first/folder", "/before/it"]
+    pid = first.proc.pid
+    first.close()
+    monkeypatch.setenv("PWD", "/second/folder")
+    monkeypatch.delenv("OLDPWD")
+    second = Runner()
+    second.start()
+    assert second.taken and second.proc.pid == pid
+    assert second.run([Job("shell", script, 60, 1 << 20)])[0].stdout.split() == ["/second/folder", "unset"]
+    second.close(keep=False)
