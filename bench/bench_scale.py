@@ -1,6 +1,6 @@
 """Scale benchmark: a generated site shaped like the finished series, against plain mkdocs-material.
 
-    .venv/bin/python bench/bench_scale.py [--sizes 1,3,12] [--rounds 7] [--profile 12]
+    .venv/bin/python bench/bench_scale.py [--sizes 1,3,12] [--rounds 11] [--profile 12]
 
 For each size (chapters), a temporary project is generated: chapters of about 5,000 words
 with eight proofs each (most under 0.2 s, some parallel-safe, a 1 to 3 s timing proof in every
@@ -685,8 +685,8 @@ def report(results: dict[int, dict]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,3,12", help="chapter counts (default 1,3,12)")
-    parser.add_argument("--rounds", type=int, default=7, help="warm builds per side and size")
-    parser.add_argument("--serve-rounds", type=int, default=4, help="prose edits per side and size (0: skip)")
+    parser.add_argument("--rounds", type=int, default=11, help="warm builds per side and size")
+    parser.add_argument("--serve-rounds", type=int, default=6, help="prose edits per side and size (0: skip)")
     parser.add_argument("--colds", type=int, default=1, help="cold builds per size")
     parser.add_argument("--no-instructions", action="store_true",
                         help="skip counting the warm builds' instructions with valgrind (about 2 minutes)")
