@@ -65,6 +65,16 @@ def load_mapped(path: Path):
             return marshal.loads(mapped)
 
 
+RACY_NS = 2_000_000_000  # a file written this recently may change again within its mtime's tick
+
+
+def is_racy(stamp: tuple | None) -> bool:
+    """Whether a file of this :func:`file_stamp` was written too recently for its stamp to be
+    trusted: a file's time moves in ticks of a few milliseconds, so one written again within
+    the same tick, at the same size, keeps its stamp (git's "racy" entries, the same way)."""
+    return stamp is not None and time.time_ns() - stamp[0] < RACY_NS
+
+
 def clear_memory() -> None:
     _MEMORY.clear()
 
@@ -118,7 +128,6 @@ class StampTable:
     as empty; :meth:`save` writes it atomically, only when something changed."""
 
     VERSION = 1
-    RACY_NS = 2_000_000_000  # a file written this recently may change again within its mtime's tick
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -148,10 +157,7 @@ class StampTable:
 
     def put(self, path: Path, value, stamp: tuple | None = None) -> None:
         stamp = file_stamp(path) if stamp is None else stamp
-        if stamp is None or time.time_ns() - stamp[0] < self.RACY_NS:
-            # A file's time moves in ticks of a few milliseconds: one written again within the
-            # same tick, at the same size, keeps its stamp. Such a fresh file is read again by
-            # the next process rather than trusted (git's "racy" entries, the same way).
+        if stamp is None or is_racy(stamp):  # read again by the next process rather than trusted
             return
         row = (stamp, value)
         if self._table().get(str(path)) != row:

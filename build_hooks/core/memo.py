@@ -20,9 +20,10 @@ import importlib
 import marshal
 import os
 import sys
+import time
 from pathlib import Path
 
-from .cache import file_stamp, load_mapped, write_atomic
+from .cache import file_stamp, is_racy, load_mapped, write_atomic
 
 FORMAT = 2
 _PACKAGE: list[str] = []  # the package's own digest, once per process
@@ -72,13 +73,19 @@ def world_digest(layout, proofs: dict, pin: object, extra: object = ()) -> str:
     the files it is read from, the package, and ``extra`` (what the caller adds: the pages that
     hold cards, proofs running in the background, the host's accelerator)."""
     root = Path(layout.root)
+    drawings, data = _stats(layout.drawings), _stats(root / "data")
     parts = [
         package_digest(), repr(pin), repr(extra),
         repr(sorted((name, proof.sha256, sorted(proof.helper_hashes.items()))
                     for name, proof in proofs.items())),
-        repr(_stats(layout.results)), repr(_stats(layout.drawings)), repr(_stats(root / "data")),
+        repr(_stats(layout.results)), repr(drawings), repr(data),
         repr([file_stamp(root / name) for name in ("pyproject.toml", "requirements.txt")]),
     ]
+    if any(is_racy(item[1:]) for item in (*drawings, *data)):
+        # A scene or data file saved just now may be saved again, at the same size, within its
+        # time's tick (records are always renamed into place: their inode moves). Nothing is
+        # reused until it has aged (core/cache.py is_racy).
+        parts.append(f"racy {time.time_ns()}")
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 

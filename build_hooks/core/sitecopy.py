@@ -22,7 +22,7 @@ import json
 import os
 from pathlib import Path
 
-from .cache import file_stamp, write_atomic
+from .cache import file_stamp, is_racy, write_atomic
 
 MANIFEST = "manifest.json"
 
@@ -60,7 +60,8 @@ class SiteCopies:
         source_stamp = file_stamp(source)
         if source_stamp is None:
             return None
-        if entry is None or entry[0] != list(source_stamp) or list(file_stamp(copy) or ()) != entry[1]:
+        if (entry is None or entry[0] != list(source_stamp) or list(file_stamp(copy) or ()) != entry[1]
+                or is_racy(source_stamp)):  # saved just now: it may change again unseen (cache.py)
             try:
                 write_atomic(copy, Path(source).read_bytes())
                 made = file_stamp(copy)
