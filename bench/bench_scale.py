@@ -687,7 +687,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1,3,12", help="chapter counts (default 1,3,12)")
     parser.add_argument("--rounds", type=int, default=11, help="warm builds per side and size")
     parser.add_argument("--serve-rounds", type=int, default=6, help="prose edits per side and size (0: skip)")
-    parser.add_argument("--colds", type=int, default=1, help="cold builds per size")
+    parser.add_argument("--colds", type=int, default=3, help="cold builds per size (median)")
     parser.add_argument("--no-instructions", action="store_true",
                         help="skip counting the warm builds' instructions with valgrind (about 2 minutes)")
     parser.add_argument("--profile", type=int, metavar="CHAPTERS", help="only profile warm rebuilds at this size")
