@@ -146,17 +146,12 @@ def _statements(body: list):
 
 _SEEN: dict[str, tuple[tuple[int, int, int], Proof]] = {}
 _TABLES: dict[str, StampTable] = {}
-_HELPERS: dict[str, tuple[tuple[int, int], str, tuple[tuple[str, int, str], ...]]] = {}
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    stat = path.stat()
-    return (stat.st_mtime_ns, stat.st_size)
+_HELPERS: dict[str, tuple[tuple[int, int, int] | None, str, tuple[tuple[str, int, str], ...]]] = {}
 
 
 def _helper(path: Path) -> tuple[str, tuple[tuple[str, int, str], ...]]:
     """A helper's sha256 and its own local imports, parsed again only when it changes."""
-    stamp = _stamp(path)
+    stamp = file_stamp(path)
     seen = _HELPERS.get(str(path))
     if seen is not None and seen[0] == stamp:
         return seen[1], seen[2]
@@ -166,8 +161,9 @@ def _helper(path: Path) -> tuple[str, tuple[tuple[str, int, str], ...]]:
                                  raw.decode("utf-8", "replace").splitlines())
     except SyntaxError:
         imports = ()  # the proof's run fails and reports the traceback
-    _HELPERS[str(path)] = (stamp, script_hash(raw), imports)
-    return script_hash(raw), imports
+    digest = script_hash(raw)
+    _HELPERS[str(path)] = (stamp, digest, imports)
+    return digest, imports
 
 
 def _resolve_helpers(proof: Proof) -> Proof:

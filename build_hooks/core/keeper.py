@@ -72,6 +72,8 @@ def _send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:
 
 
 def _receive(sock: socket.socket, timeout: float) -> tuple[dict | None, list[int]]:
+    """One message and the fds that came with it; anything but a JSON object reads as None
+    (and its fds are closed)."""
     sock.settimeout(timeout)
     data, fds, _, _ = socket.recv_fds(sock, 1 << 20, MAX_FDS)
     while data and not data.endswith(b"\n"):
@@ -80,16 +82,20 @@ def _receive(sock: socket.socket, timeout: float) -> tuple[dict | None, list[int
             break
         data += more
     try:
-        return json.loads(data), fds
+        message = json.loads(data)
     except ValueError:
+        message = None
+    if not isinstance(message, dict):
         for fd in fds:
             os.close(fd)
         return None, []
+    return message, fds
 
 
 # -- the build's side -------------------------------------------------------------------
 def _connect(start: bool) -> socket.socket | None:
-    path = os.path.join(folder(), "keeper.sock")
+    here = folder()
+    path = os.path.join(here, "keeper.sock")
     for attempt in range(40 if start else 1):
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -106,7 +112,7 @@ def _connect(start: bool) -> socket.socket | None:
             # It forks once more and its first process exits at once (waited for here), so
             # the keeper is nobody's child: no zombie is left in a long-lived build process.
             try:
-                subprocess.run([sys.executable, os.path.abspath(__file__), folder()], stdin=subprocess.DEVNULL,
+                subprocess.run([sys.executable, os.path.abspath(__file__), here], stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                                close_fds=True, timeout=30)
             except subprocess.SubprocessError:
@@ -115,20 +121,32 @@ def _connect(start: bool) -> socket.socket | None:
     return None
 
 
+def _exchange(message: dict, fds: list[int] = (), start: bool = False) -> tuple[dict | None, list[int]]:
+    """Send one message to the keeper (starting one if ``start``) and read its answer: the
+    answer when it says ok, and the fds it sent; (None, []) when there is no keeper or it
+    refused."""
+    try:
+        sock = _connect(start)
+        if sock is None:
+            return None, []
+        with sock:
+            _send(sock, message, fds)
+            reply, got = _receive(sock, 5.0)
+    except OSError:
+        return None, []
+    if reply is None or not reply.get("ok"):
+        for fd in got:
+            os.close(fd)
+        return None, []
+    return reply, got
+
+
 def take(key: str) -> tuple[dict, list[int]] | None:
     """A kept host for ``key``: its details and its fds (stdin, stdout, stderr), or None."""
     if not keep_seconds() or not hasattr(socket, "send_fds"):
         return None
-    try:
-        sock = _connect(start=False)
-        if sock is None:
-            return None
-        with sock:
-            _send(sock, {"op": "take", "key": key})
-            reply, fds = _receive(sock, 5.0)
-    except OSError:
-        return None
-    if not reply or not reply.get("ok") or len(fds) != 3:
+    reply, fds = _exchange({"op": "take", "key": key})
+    if reply is None or len(fds) != 3 or not isinstance(reply.get("host"), dict):
         for fd in fds:
             os.close(fd)
         return None
@@ -140,29 +158,12 @@ def park(key: str, host: dict, fds: list[int]) -> bool:
     keep = keep_seconds()
     if not keep or not hasattr(socket, "send_fds"):
         return False
-    try:
-        sock = _connect(start=True)
-        if sock is None:
-            return False
-        with sock:
-            _send(sock, {"op": "park", "key": key, "host": host, "keep": keep}, fds)
-            reply, _ = _receive(sock, 5.0)
-    except OSError:
-        return False
-    return bool(reply and reply.get("ok"))
+    reply, _ = _exchange({"op": "park", "key": key, "host": host, "keep": keep}, fds, start=True)
+    return reply is not None
 
 
 def _ask(op: str) -> dict | None:
-    try:
-        sock = _connect(start=False)
-        if sock is None:
-            return None
-        with sock:
-            _send(sock, {"op": op})
-            reply, _ = _receive(sock, 5.0)
-    except OSError:
-        return None
-    return reply if reply and reply.get("ok") else None
+    return _exchange({"op": op})[0]
 
 
 def stop() -> bool:
@@ -200,6 +201,12 @@ def serve(path: str) -> None:
         for fd in fds:
             os.close(fd)  # the host's stdin closes: it ends, removing its folders
 
+    def reply(conn: socket.socket, message: dict, fds: list[int] = ()) -> None:
+        try:
+            _send(conn, message, fds)
+        except OSError:
+            pass  # the asker is gone: what it was sent is closed with our copies
+
     try:
         while True:
             now = time.monotonic()
@@ -222,44 +229,29 @@ def serve(path: str) -> None:
                 op = (message or {}).get("op")
                 key = str((message or {}).get("key"))
                 if op == "stop":
-                    try:
-                        _send(conn, {"ok": True})
-                    except OSError:
-                        pass
+                    reply(conn, {"ok": True})
                     return
                 if op == "list":
                     hosts = [{"pid": host.get("pid"), "torch": (host.get("hello") or {}).get("torch"),
                               "left_s": round(until - time.monotonic(), 1)} for until, host, _ in held.values()]
-                    try:
-                        _send(conn, {"ok": True, "hosts": hosts})
-                    except OSError:
-                        pass
-                    continue
-                if op == "take" and key in held:
+                    reply(conn, {"ok": True, "hosts": hosts})
+                elif op == "take" and key in held:
                     until, host, host_fds = held.pop(key)
-                    try:
-                        _send(conn, {"ok": True, "host": host}, host_fds)
-                    except OSError:
-                        pass  # the taker is gone: the host ends with our copies
+                    reply(conn, {"ok": True, "host": host}, host_fds)
                     for fd in host_fds:
                         os.close(fd)
-                elif op == "park" and len(fds) == 3:
+                elif op == "park" and len(fds) == 3 and isinstance(message.get("keep"), (int, float)):
                     if key in held:
                         drop(key)
-                    keep = float(message.get("keep") or DEFAULT_KEEP)
-                    held[key] = (time.monotonic() + keep, message.get("host") or {}, fds)
+                    keep = float(message["keep"]) or DEFAULT_KEEP
+                    host = message.get("host")
+                    held[key] = (time.monotonic() + keep, host if isinstance(host, dict) else {}, fds)
                     idle_until = max(idle_until, time.monotonic() + keep)
-                    try:
-                        _send(conn, {"ok": True})
-                    except OSError:
-                        pass
+                    reply(conn, {"ok": True})
                 else:
                     for fd in fds:
                         os.close(fd)
-                    try:
-                        _send(conn, {"ok": False})
-                    except OSError:
-                        pass
+                    reply(conn, {"ok": False})
     finally:
         for key in list(held):
             drop(key)

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from . import keeper
+from .cache import file_stamp
 
 HERE = Path(__file__).resolve().parent
 _PARKED: list[subprocess.Popen] = []  # hosts started here and handed in: reaped when they end
@@ -37,15 +38,11 @@ def host_key(python: str, mode: str, env: dict[str, str]) -> str:
     variables of :data:`VOLATILE`, which each request sets)."""
     exe = shutil.which(python) or python
     real = os.path.realpath(exe)
-    try:
-        info = os.stat(real)
-        stamp = [info.st_mtime_ns, info.st_size, info.st_ino]
-    except OSError:
-        stamp = None
     code = hashlib.sha256()
     for name in ("zygote.py", "proofmain.py", "keeper.py", "kepthost.py"):
         code.update((HERE / name).read_bytes())
-    body = json.dumps([exe, real, stamp, mode, code.hexdigest(), sorted((k, v) for k, v in env.items() if k not in VOLATILE), os.getuid()])
+    shown = sorted((k, v) for k, v in env.items() if k not in VOLATILE)
+    body = json.dumps([exe, real, file_stamp(Path(real)), mode, code.hexdigest(), shown, os.getuid()])
     return hashlib.sha256(body.encode()).hexdigest()
 
 
@@ -56,11 +53,9 @@ def torch_stamps(site: list[str]) -> list:
         names = [os.path.join(folder, "torch", n) for n in ("__init__.py", "version.py")]
         names += sorted(glob.glob(os.path.join(folder, "torch", "_C*.so")))
         for name in names:
-            try:
-                info = os.stat(name)
-            except OSError:
-                continue
-            out.append([name, info.st_mtime_ns, info.st_size, info.st_ino])
+            stamp = file_stamp(Path(name))
+            if stamp is not None:
+                out.append([name, *stamp])
     return out
 
 

@@ -215,7 +215,7 @@ class Runner:
         started) and remove their folders; one that does not exit in ``wait`` s is killed.
         An idle host after a clean run is handed to the keeper instead (``keep``; keeper.py)."""
         proc, self.proc = self.proc, None
-        if (proc is not None and keep and wait > 0 and not self._inbuf and proc.poll() is None
+        if (proc is not None and keep and not self._inbuf and proc.poll() is None
                 and self._errlog is not None and self._key and kepthost.park(
                     self._key, proc, self._errlog,
                     {"hello": self.hello, "work": self._work, "torch": self._torch, "probe": self._probe})):

@@ -74,6 +74,15 @@ DUMP_ROOM = 1 << 16  # stderr bytes allowed past the cap for that dump
 GRACE = 1.5  # seconds the host waits on a finished proof's pipes held by what it started
 
 
+def proof_environment(environ, request: dict):
+    """``environ`` (the host's, or a copy) made the proof's: the request's ``unset`` names
+    removed, its ``env`` set."""
+    for name in request.get("unset") or ():
+        environ.pop(name, None)
+    environ.update(request.get("env") or {})
+    return environ
+
+
 def _kill(pid: int, group: bool = False) -> None:
     try:
         (os.killpg if group else os.kill)(pid, signal.SIGKILL)
@@ -126,9 +135,7 @@ def _spare(control: int, out_w: int, err_w: int) -> None:
         os.dup2(devnull, 0)
         os.close(devnull)
         os.chdir(request["cwd"])
-        for name in request.get("unset") or ():
-            os.environ.pop(name, None)
-        os.environ.update(request.get("env") or {})
+        proof_environment(os.environ, request)
         code = run_proof(request)
     except BaseException:
         pass
@@ -252,8 +259,7 @@ class Host:
         err_r, err_w = os.pipe()
         import subprocess  # spawn mode
 
-        env = {k: v for k, v in os.environ.items() if k not in (request.get("unset") or ())}
-        env.update(request.get("env") or {})
+        env = proof_environment(dict(os.environ), request)
         proc = subprocess.Popen(
             [sys.executable, PROOF_FILE, json.dumps(request)], cwd=cwd, env=env,
             stdin=subprocess.DEVNULL, stdout=out_w, stderr=err_w, start_new_session=True,

@@ -253,3 +253,21 @@ def test_a_host_kept_from_another_folder_is_taken_and_its_proofs_see_the_callers
     assert second.taken and second.proc.pid == pid
     assert second.run([Job("shell", script, 60, 1 << 20)])[0].stdout.split() == ["/second/folder", "unset"]
     second.close(keep=False)
+
+
+@pytest.mark.parametrize("garbage", [b"[1, 2]\n", b"not json\n", b'{"op": "park", "key": "k", "keep": "soon"}\n',
+                                     b'{"op": "take", "key": ["not", "a", "key"]}\n', b"\n"])
+def test_the_keeper_survives_a_broken_message_and_keeps_its_host(kept, garbage):
+    import socket as sockets
+
+    first, pid = run_once(kept)
+    first.close()
+    with sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM) as sock:
+        sock.connect(str(Path(os.environ["LDR_KEEPER_DIR"]) / "keeper.sock"))
+        sock.sendall(garbage)
+        sock.settimeout(5)
+        answer = sock.recv(1 << 16)
+    assert answer in (b"", b'{"ok": false}\n')
+    again, again_pid = run_once(kept)
+    assert again.taken and again_pid == pid
+    again.close(keep=False)
