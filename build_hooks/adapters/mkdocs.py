@@ -107,9 +107,14 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             # for it. The check runs here, not on the thread: a thread that reads the proofs
             # and records while MkDocs loads would trade the lock with it hundreds of times.
             root = Path(config_file_path or ".").resolve().parent
-            mode = None if self.config.mode == "auto" else self.config.mode
-            _prestart(root, self.config.python, mode, self.config.jobs)
+            self._early = _prestart(root, self._library_options())
         return result
+
+    def _library_options(self) -> tuple:
+        """What the plugin's Library is made of: the interpreter, mode, cores and folders."""
+        mode = None if self.config.mode == "auto" else self.config.mode
+        return (self.config.python, mode, self.config.jobs, self.config.proofs_dir, self.config.drawings_dir,
+                self.config.results_dir, self.config.torch)
 
     def on_startup(self, *, command, dirty):
         # Defining on_startup also keeps this object across `mkdocs serve` rebuilds.
@@ -122,11 +127,12 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             if problem:
                 (log.warning if problem[0] == "warning" else log.info)(problem[1])
         root = Path(config.config_file_path or ".").resolve().parent
-        mode = None if self.config.mode == "auto" else self.config.mode
+        early, self._early = getattr(self, "_early", None), None
         try:
-            self.layout = Layout.at(root, self.config.proofs_dir, self.config.drawings_dir,
-                                    self.config.results_dir, self.config.torch)
-            self.library = Library(root, self.config.python, mode, self.config.jobs, layout=self.layout)
+            # The Library that load_config made to start the host early, if it is this one.
+            made = early[1] if early is not None and early[0] == (root, self._library_options()) else None
+            self.library = made or _library(root, self._library_options())
+            self.layout = self.library.layout
             self.assets = assets.site_assets()
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
@@ -323,17 +329,24 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             self.trigger.touch()
 
 
-def _prestart(root: Path, python: str | None, mode: str | None, jobs: int | None) -> None:
+def _library(root: Path, options: tuple) -> Library:
+    python, mode, jobs, proofs_dir, drawings_dir, results_dir, torch = options
+    layout = Layout.at(root, proofs_dir, drawings_dir, results_dir, torch)
+    return Library(root, python, mode, jobs, layout=layout)
+
+
+def _prestart(root: Path, options: tuple) -> tuple | None:
     """Start the shared proof host, on a thread, if this build has a proof to run; any problem
-    is left for the build itself to report, where it names the fix."""
+    is left for the build itself to report, where it names the fix. Returns ``((root,
+    options), library)`` for on_config to use, or None."""
     try:
-        library = Library(root, python, mode, jobs)
+        library = _library(root, options)
         if not library.plan():
-            return
+            return (root, options), library
         runner = library.runner()
     except Exception as exc:  # noqa: BLE001
         log.debug(f"the proof host was not started early: {exc}")
-        return
+        return None
 
     def start() -> None:
         try:
@@ -342,6 +355,7 @@ def _prestart(root: Path, python: str | None, mode: str | None, jobs: int | None
             log.debug(f"the proof host was not started early: {exc}")
 
     threading.Thread(target=start, name="ldr-prestart", daemon=True).start()
+    return (root, options), library
 
 
 def _can_request_rebuild(server) -> bool:
