@@ -1,0 +1,122 @@
+"""Reading files the build did not write: only regular files, only inside their folder, bounded.
+
+Every file the build reads on an author's behalf (a scene, a proof or its helper, a ``data/``
+file, a record, a shard, a cache entry) or publishes into the site comes through here:
+
+* a symlink is followed only while its target stays inside the folder it was found in (the
+  folder's own real path), so ``drawings/env.excalidraw -> /proc/self/environ`` or
+  ``-> ../.git/config`` is refused;
+* a FIFO, a socket, a device or a folder is refused without being opened for reading (a FIFO
+  is opened non-blocking, so nothing waits on a writer that never comes);
+* a read stops one byte past its limit and is refused as too large, so a symlink to
+  ``/dev/zero`` or a 5 GB file never fills the memory.
+
+Refusals raise :class:`UnsafeFile` (an :class:`LdrError`) whose message names the path, what it
+is, and the fix.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .errors import LdrError
+
+MiB = 1024 * 1024
+LIMITS = {
+    "record": 8 * MiB,      # a result record (stdout is capped at 1 MiB by the runner)
+    "scene": 16 * MiB,      # an Excalidraw scene (embedded images make them large)
+    "script": 2 * MiB,      # a proof or a helper
+    "data": 8 * MiB,        # a data/ file
+    "cache": 64 * MiB,      # a cache entry (the caches rewrite anything larger)
+    "download": 64 * MiB,   # anything published into the site
+}
+
+
+class UnsafeFile(LdrError):
+    """A file the build will not read or publish: outside its folder, not regular, too large."""
+
+    def __init__(self, path: Path | str, what: str, fix: str):
+        self.path, self.what, self.fix = Path(path), what, fix
+        super().__init__(f"{path}: {what}; fix: {fix}")
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_inside(path: Path, inside: Path | None) -> Path:
+    """``path`` made absolute; raises UnsafeFile when it is, or leads through a symlink to,
+    something outside ``inside`` (``inside`` None: no containment asked)."""
+    path = Path(path)
+    if inside is None:
+        return path
+    base = Path(os.path.realpath(inside))
+    real = Path(os.path.realpath(path))
+    if real != base and base not in real.parents:
+        how = "a symlink" if os.path.islink(path) else "a path"
+        raise UnsafeFile(path, f"{how} that leads outside {inside} (to {real})",
+                         f"replace it with a regular file inside {inside}")
+    return path
+
+
+def check_regular(path: Path, inside: Path | None = None) -> os.stat_result:
+    """The stat of ``path`` when it is a regular file inside ``inside`` (see :func:`check_inside`);
+    raises UnsafeFile otherwise, FileNotFoundError when it does not exist."""
+    check_inside(path, inside)
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise UnsafeFile(path, _kind(info.st_mode), "replace it with a regular file")
+    return info
+
+
+def is_regular(path: Path, inside: Path | None = None) -> bool:
+    """Whether :func:`check_regular` would accept ``path`` (missing: False)."""
+    try:
+        check_regular(path, inside)
+    except (OSError, UnsafeFile):
+        return False
+    return True
+
+
+def read_bytes(path: Path, *, inside: Path | None = None, limit: int | str = "download") -> bytes:
+    """The bytes of a regular file inside ``inside``, at most ``limit`` bytes (a number, or a
+    key of :data:`LIMITS`). Raises UnsafeFile, or OSError as ``open`` does (FileNotFoundError)."""
+    size = LIMITS[limit] if isinstance(limit, str) else int(limit)
+    path = Path(path)
+    check_inside(path, inside)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile(path, _kind(info.st_mode), "replace it with a regular file")
+        if info.st_size > size:
+            raise UnsafeFile(path, f"{info.st_size:,} bytes, over the limit of {size:,}",
+                             "make it smaller")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 * MiB, size + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > size:  # it grew while being read
+                raise UnsafeFile(path, f"over the limit of {size:,} bytes", "make it smaller")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path, *, inside: Path | None = None, limit: int | str = "download") -> str:
+    """:func:`read_bytes` decoded as UTF-8 (raises UnicodeDecodeError, a ValueError)."""
+    return read_bytes(path, inside=inside, limit=limit).decode("utf-8")
+
+
+__all__ = ["LIMITS", "UnsafeFile", "check_inside", "check_regular", "is_regular", "read_bytes", "read_text"]
