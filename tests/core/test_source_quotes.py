@@ -1,0 +1,179 @@
+"""The ``source`` fence: quotes of the installed torch's own files, found by pattern.
+
+The real wheel's files are quoted where the pin equals the installed torch; stand-in ``torch``
+and ``torchgen`` packages on PYTHONPATH (a few files each) play an upgraded torch whose source
+moved, so the failure paths run for real in a build without a second wheel.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from build_hooks.core.errors import DirectiveError
+from build_hooks.core.pin import pinned_torch
+from build_hooks.core.sources import block_end, find, installed_torch, quote, repo_path
+
+PIN = pinned_torch(Path(__file__).resolve().parents[2])
+
+PAGE = """\
+# Quotes
+
+The backward of `mm` is two more matrix products:
+
+```source
+file: tools/autograd/derivatives.yaml
+from: "- name: mm(Tensor self"
+say: The mm entry of derivatives.yaml.
+```
+
+Its dispatch keys are declared in one enum:
+
+```source
+file: torch/include/c10/core/DispatchKey.h
+from: "enum class DispatchKey : uint16_t"
+to: "Undefined = 0,"
+```
+"""
+
+
+def build(project, env_extra: dict | None = None, strict: bool = True):
+    args = [sys.executable, "-m", "mkdocs", "build", "-d", "site"] + (["--strict"] if strict else [])
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", LDR_RUN="false", **(env_extra or {}))
+    return subprocess.run(args, cwd=project.root, capture_output=True, text=True, env=env, timeout=300)
+
+
+def set_pin(project, version: str) -> None:
+    path = project.root / "pyproject.toml"
+    path.write_text(re.sub(r'"torch==[^"]+"', f'"torch=={version}"', path.read_text()))
+
+
+def standin(tmp_path: Path, version: str, derivatives: str) -> Path:
+    """A folder holding stand-in torch and torchgen packages with a few source files."""
+    root = tmp_path / f"standin-{version}"
+    (root / "torch").mkdir(parents=True)
+    (root / "torch" / "__init__.py").write_text(f"__version__ = {version!r}\n")
+    (root / "torch" / "version.py").write_text(f"__version__ = '{version}+cpu'\n")
+    header = root / "torch" / "include" / "c10" / "core" / "DispatchKey.h"
+    header.parent.mkdir(parents=True)
+    header.write_text("namespace c10 {\nenum class DispatchKey : uint16_t {\n  Undefined = 0,\n  CPU,\n};\n}\n")
+    yaml_file = root / "torchgen" / "packaged" / "autograd" / "derivatives.yaml"
+    yaml_file.parent.mkdir(parents=True)
+    (root / "torchgen" / "__init__.py").write_text("")
+    yaml_file.write_text(textwrap.dedent(derivatives))
+    return root
+
+
+def test_a_quote_of_the_real_wheel_shows_its_lines_path_and_link(project):
+    project.page("index.md", PAGE)
+    result = build(project)
+    assert result.returncode == 0, result.stderr
+    html = project.html()
+    found = quote("tools/autograd/derivatives.yaml", "- name: mm(Tensor self")
+    assert found.torch == PIN and found.repo == "tools/autograd/derivatives.yaml"
+    assert found.lines[0].startswith("- name: mm(") and all(line.startswith("  ") for line in found.lines[1:])
+    url = f"https://github.com/pytorch/pytorch/blob/v{PIN}/tools/autograd/derivatives.yaml#L{found.first}-L{found.last}"
+    assert f'href="{url}"' in html
+    assert "<code>tools/autograd/derivatives.yaml</code>" in html
+    assert "mm_mat1_backward" in html and "The mm entry of derivatives.yaml." in html
+    numbers = re.search(r'<td class="linenos">.*?</td>', html, re.S).group(0)
+    assert re.findall(r'<span class="normal">(\d+)</span>', numbers)[:2] == [str(found.first), str(found.first + 1)]
+    assert "<code>c10/core/DispatchKey.h</code>" in html
+
+
+def test_a_quote_whose_pattern_is_gone_fails_a_strict_build_naming_page_line_and_file(project, tmp_path):
+    project.page("index.md", PAGE)
+    moved = standin(tmp_path, "2.99.0", """\
+        - name: mm_renamed(Tensor self, Tensor mat2) -> Tensor
+          self: grad
+        """)
+    set_pin(project, "2.99.0")
+    result = build(project, {"PYTHONPATH": str(moved)})
+    assert result.returncode != 0
+    assert re.search(r"docs/index\.md:5\b", result.stderr), result.stderr
+    assert "torchgen/packaged/autograd/derivatives.yaml" in result.stderr
+    assert "- name: mm(Tensor self" in result.stderr
+    # the same stand-in, with the entry present, builds: the failure was the pattern alone
+    kept = standin(tmp_path / "b", "2.99.0", """\
+        - name: mm(Tensor self, Tensor mat2) -> Tensor
+          self: grad.mm(mat2.t())
+        """)
+    again = build(project, {"PYTHONPATH": str(kept)})
+    assert again.returncode == 0, again.stderr
+    assert "grad.mm(mat2.t())" in project.html() and "/blob/v2.99.0/tools/autograd/derivatives.yaml#L1-L2" in project.html()
+
+
+def test_a_quote_read_from_a_torch_other_than_the_pin_fails(project, tmp_path):
+    project.page("index.md", PAGE)
+    other = standin(tmp_path, "2.98.0", "- name: mm(Tensor self) -> Tensor\n  self: grad\n")
+    result = build(project, {"PYTHONPATH": str(other)})
+    assert result.returncode != 0
+    assert "installed torch 2.98.0" in result.stderr and f"the pin is {PIN}" in result.stderr
+
+
+def test_bad_options_name_the_fix(project):
+    project.page("index.md", "# Q\n\n```source\nfile: tools/autograd/derivatives.yaml\n```\n")
+    result = build(project)
+    assert result.returncode != 0 and "docs/index.md:3" in result.stderr and "needs `from:`" in result.stderr
+    project.page("index.md", "# Q\n\n```source\nfile: ../../etc/passwd\nfrom: root\n```\n")
+    result = build(project)
+    assert result.returncode != 0 and "give a path inside the torch wheel" in result.stderr
+    project.page("index.md", "# Q\n\n```source\nfile: torch/include/ATen/ops/mm.h\nfrom: inline at::Tensor mm(\n```\n")
+    result = build(project)
+    assert result.returncode != 0 and "make `from:` longer" in result.stderr
+
+
+def test_repository_paths_of_installed_files():
+    assert repo_path("torchgen/packaged/ATen/native/native_functions.yaml") == "aten/src/ATen/native/native_functions.yaml"
+    assert repo_path("torchgen/packaged/autograd/derivatives.yaml") == "tools/autograd/derivatives.yaml"
+    assert repo_path("torch/include/c10/core/DispatchKey.h") == "c10/core/DispatchKey.h"
+    assert repo_path("torch/include/ATen/core/Tensor.h") == "aten/src/ATen/core/Tensor.h"
+    assert repo_path("torch/include/torch/csrc/autograd/function.h") == "torch/csrc/autograd/function.h"
+    assert repo_path("torch/autograd/graph.py") == "torch/autograd/graph.py"
+    assert repo_path("torch/include/ATen/ops/mm.h") is None
+    assert repo_path("torch/include/torch/csrc/autograd/generated/Functions.h") is None
+    assert repo_path("torch/version.py") is None
+
+
+def test_a_generated_file_says_it_has_no_repository_file(project):
+    project.page("index.md", "# Q\n\n```source\nfile: torch/include/ATen/ops/mm.h\nfrom: inline at::Tensor mm(\nnth: 1\nto: \"}\"\n```\n")
+    result = build(project)
+    assert result.returncode == 0, result.stderr
+    html = project.html()
+    assert "the repository has no such file" in html and "github.com" not in html.split("ldr-quote")[1][:400]
+
+
+@pytest.mark.parametrize("text,start,end", [
+    ("- name: a(x)\n  x: 1\n  y: 2\n\n- name: b(x)\n  x: 3\n", 0, 2),
+    ("def f():\n    a = 1\n\n    return a\n\ndef g():\n    pass\n", 0, 3),
+    ("enum class K {\n  A,\n  B,\n};\nint x;\n", 0, 3),
+    ("single line\nnext line\n", 0, 0),
+])
+def test_a_block_runs_to_its_last_indented_line(text, start, end):
+    assert block_end(tuple(text.split("\n")), start) == end
+
+
+def test_find_refuses_ambiguous_and_missing_text():
+    lines = ("a x", "b x", "c")
+    with pytest.raises(DirectiveError, match="2 lines of f contain 'x'"):
+        find(lines, "x", where="f")
+    assert find(lines, "x", nth=2, where="f") == (1, 1)
+    with pytest.raises(DirectiveError, match="any more"):
+        find(lines, "zzz", where="f")
+    with pytest.raises(DirectiveError, match="update `to:`"):
+        find(lines, "c", "nothing", where="f")
+
+
+def test_installed_torch_reads_the_version_without_importing_it():
+    assert installed_torch() == PIN
+    code = ("import sys; from build_hooks.core.sources import installed_torch, quote; "
+            "print(installed_torch(), quote('c10/core/DispatchKey.h', 'enum class DispatchKey : uint16_t', 'Undefined = 0,').first, "
+            "'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == PIN and out[2] == "False"
