@@ -8,16 +8,24 @@ from __future__ import annotations
 import logging
 from html import escape
 
-from build_hooks.core.claims import ClaimError, describe, evaluate, show_value
+import yaml
 
-OPTIONS = ("proof", "check", "say", "device")
+from build_hooks.core.claims import ClaimError, describe, evaluate, show_value
+from build_hooks.core.locate import locate
+from build_hooks.core.sources import Quote
+from build_hooks.render.source import resolve
+
+OPTIONS = ("proof", "quote", "check", "say", "device")
 
 
 def render_fence(options: dict, ctx) -> str:
     unknown = sorted(set(options) - set(OPTIONS))
+    if options.get("quote") and not options.get("proof") and options.get("check") and not unknown:
+        return render_quote_claim(options, ctx)
     if unknown or not options.get("proof") or not options.get("check"):
-        raise ClaimError("a claim takes `proof: <name>`, `check: <expression>` and optionally `say:` "
-                         f"and `device:`{'; unknown: ' + ', '.join(map(str, unknown)) if unknown else ''}")
+        raise ClaimError("a claim takes `proof: <name>` (or `quote: <id of a source fence>`), `check: "
+                         "<expression>` and optionally `say:` and `device:`"
+                         f"{'; unknown: ' + ', '.join(map(str, unknown)) if unknown else ''}")
     name, check = str(options["proof"]), str(options["check"])
     device = options.get("device")
     if device:
@@ -56,3 +64,52 @@ def render_fence(options: dict, ctx) -> str:
     return (f'<div class="ldr-claim ldr-claim--broken" data-proof="{escape(name, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds under '
             f'{escape(under)}{": " if say else ""}{say}</p>{detail}</div>')
+
+
+def render_quote_claim(options: dict, ctx) -> str:
+    """A claim on the text of a source quote: ``quote: ID`` names a source fence's ``id``, and the
+    check reads ``QUOTE.text``, ``QUOTE.lines``, ``QUOTE.first``, ``QUOTE.last``."""
+    ident, check = str(options["quote"]), str(options["check"])
+    if options.get("device"):
+        raise ClaimError("a claim on a quote takes no `device:` (quotes read the pinned torch's files)")
+    found = quote_by_id(ident, ctx.extra.get("pages") or ())
+    data = {"QUOTE": {"text": found.text, "lines": list(found.lines), "first": found.first,
+                      "last": found.last, "file": found.repo or found.path}}
+    try:
+        result = evaluate(check, data)
+    except ClaimError as exc:
+        raise ClaimError(f"claim on quote {ident}: {exc}") from None
+    where = f"{found.repo or found.path} lines {found.first}-{found.last}, torch {found.torch}"
+    if not result.holds:
+        message = f"claim does not hold: {check} on quote {ident} ({where})"
+        report = ctx.extra.get("report")
+        if report is None:
+            logging.getLogger("build_hooks.core.claims").warning(message)
+        else:
+            report("warning", message, check, "claim")
+    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
+    detail = (f'<p>Check <code>{escape(check)}</code> on the quote <code>{escape(ident)}</code> of '
+              f'<code>{escape(where)}</code>.</p>')
+    state = "true" if result.holds else "false"
+    if result.holds:
+        return (f'<details class="ldr-claim" data-quote="{escape(ident, quote=True)}" data-holds="{state}">'
+                f'<summary>{say}<span class="ldr-claim__badge">claim checked against the source of torch '
+                f'{escape(found.torch)}</span></summary>{detail}</details>')
+    return (f'<div class="ldr-claim ldr-claim--broken" data-quote="{escape(ident, quote=True)}" '
+            f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds for the '
+            f'source of torch {escape(found.torch)}{": " if say else ""}{say}</p>{detail}</div>')
+
+
+def quote_by_id(ident: str, pages) -> Quote:
+    """The quote of the source fence whose ``id`` is ``ident``, on any page of the site."""
+    for _source, _url, text in pages:
+        if "```source" not in text and "~~~source" not in text:
+            continue
+        for spot in locate(text, ("source",)):
+            try:
+                options = yaml.safe_load(spot.text)
+            except yaml.YAMLError:
+                continue
+            if isinstance(options, dict) and options.get("id") == ident:
+                return resolve(options)
+    raise ClaimError(f"no source fence has `id: {ident}`; give the quote that id (claims name quotes by id)")

@@ -177,3 +177,40 @@ def test_installed_torch_reads_the_version_without_importing_it():
             "'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == PIN and out[2] == "False"
+
+
+CLAIM_PAGE = """\
+# Q
+
+```source
+file: tools/autograd/derivatives.yaml
+from: "- name: mm(Tensor self"
+id: mm-backward
+```
+
+```claim
+quote: mm-backward
+check: '"mm_mat1_backward" in QUOTE.text and len(QUOTE.lines) >= 3'
+say: The backward of mm calls mm_mat1_backward.
+```
+"""
+
+
+def test_a_claim_on_a_quote_holds_and_breaks_with_the_source(project, tmp_path):
+    project.page("index.md", CLAIM_PAGE)
+    result = build(project)
+    assert result.returncode == 0, result.stderr
+    assert 'data-quote="mm-backward" data-holds="true"' in project.html()
+    changed = standin(tmp_path, "2.99.0", """\
+        - name: mm(Tensor self, Tensor mat2) -> Tensor
+          self: grad.mm(mat2.t())
+          mat2: self.t().mm(grad)
+        """)
+    set_pin(project, "2.99.0")
+    result = build(project, {"PYTHONPATH": str(changed)})
+    assert result.returncode != 0
+    assert "claim does not hold" in result.stderr and "quote mm-backward" in result.stderr
+    assert re.search(r"docs/index\.md:9\b", result.stderr), result.stderr
+    project.page("index.md", CLAIM_PAGE.replace("id: mm-backward\n", ""))
+    result = build(project)
+    assert result.returncode != 0 and "no source fence has `id: mm-backward`" in result.stderr
