@@ -72,8 +72,10 @@ def lexer_for(path: str):
 def render(found: Quote, say: str | None = None) -> str:
     """The quote as HTML: caption (path, lines, torch), line numbers and highlighted code."""
     lexer = lexer_for(found.path)
-    code = highlight(found.text + "\n", lexer(stripnl=False), HtmlFormatter(nowrap=True))
-    numbers = "".join(f'<span class="normal">{n}</span>\n' for n in range(found.first, found.last + 1))
+    # pygments closes and reopens its spans at each newline, so every line is balanced HTML
+    lines = highlight(found.text + "\n", lexer(stripnl=False), HtmlFormatter(nowrap=True)).split("\n")
+    code = "".join(f'<span class="ldr-quote__l" data-n="{n}">{line}\n</span>'
+                   for n, line in zip(range(found.first, found.last + 1), lines))
     shown = found.repo or found.path
     where = f"lines {found.first}\u2013{found.last}" if found.last > found.first else f"line {found.first}"
     label = f"<code>{escape(shown)}</code>, {where}, torch {escape(found.torch)}"
@@ -85,10 +87,8 @@ def render(found: Quote, say: str | None = None) -> str:
     caption = f'<span class="ldr-quote__say">{escape(say)}</span> ' if say else ""
     return (f'<figure class="ldr-quote" data-file="{escape(found.path, quote=True)}">'
             f"<figcaption>{caption}{head}</figcaption>"
-            f'<div class="language-{_LANGUAGE[lexer]} highlight"><table class="highlighttable"><tbody><tr>'
-            f'<td class="linenos"><div class="linenodiv"><pre><span></span>{numbers}</pre></div></td>'
-            f'<td class="code"><div><pre><span></span><code>{code}</code></pre></div></td>'
-            "</tr></tbody></table></div></figure>")
+            f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre><span></span><code tabindex="0">'
+            f"{code}</code></pre></div></figure>")
 
 
 def render_fence(options: dict, ctx) -> str:

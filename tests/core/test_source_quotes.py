@@ -82,8 +82,8 @@ def test_a_quote_of_the_real_wheel_shows_its_lines_path_and_link(project):
     assert f'href="{url}"' in html
     assert "<code>tools/autograd/derivatives.yaml</code>" in html
     assert "mm_mat1_backward" in html and "The mm entry of derivatives.yaml." in html
-    numbers = re.search(r'<td class="linenos">.*?</td>', html, re.S).group(0)
-    assert re.findall(r'<span class="normal">(\d+)</span>', numbers)[:2] == [str(found.first), str(found.first + 1)]
+    numbers = re.findall(r'<span class="ldr-quote__l" data-n="(\d+)">', html)
+    assert numbers[:len(found.lines)] == [str(n) for n in range(found.first, found.last + 1)]
     assert "<code>c10/core/DispatchKey.h</code>" in html
 
 
