@@ -39,7 +39,10 @@ def saved_tensors_of(fn):
         value = getattr(fn, attr)
         if isinstance(value, torch.Tensor):
             found.append({"name": short, "shape": list(value.shape),
-                          "dtype": str(value.dtype).replace("torch.", ""), "empty": False})
+                          "dtype": str(value.dtype).replace("torch.", ""), "empty": False,
+                          # which bytes, read how: two slots with the same key hold one tensor
+                          "key": [value.untyped_storage().data_ptr(), value.storage_offset(),
+                                  list(value.shape), list(value.stride())]})
         elif value is None and hasattr(fn, "_raw_saved_" + short):
             # A tensor slot that this forward did not need to fill.
             found.append({"name": short, "shape": None, "dtype": None, "empty": True})
@@ -97,8 +100,17 @@ for n in nodes:
         print(f"{pad}adds into {n['variable']['name']}.grad")
 print()
 
-saved_count = sum(1 for n in nodes for s in n["saved"] if not s["empty"])
-print(f"{len(nodes)} nodes, {saved_count} saved tensors.")
+filled = [(n["id"], s) for n in nodes for s in n["saved"] if not s["empty"]]
+saved_count = len(filled)
+groups = {}
+for node_id, s in filled:
+    groups.setdefault(json.dumps(s["key"]), []).append(f"#{node_id} {s['name']}")
+print(f"{len(nodes)} nodes, {saved_count} filled saved-tensor slots holding {len(groups)} distinct tensors")
+for slots in groups.values():
+    if len(slots) > 1:
+        print(f"  one tensor in several slots: {', '.join(slots)}")
+for _, s in filled:  # addresses differ from run to run: drop them from the record
+    del s["key"]
 print()
 
 before = {name: p.grad is None for name, p in model.named_parameters()}
@@ -118,4 +130,4 @@ print()
 print("GRAPH=" + json.dumps({"root": 0, "nodes": nodes}))
 print("LOSS=" + json.dumps({"grad_fn": node_name(loss.grad_fn), "value": loss.item()}))
 print("GRADS=" + json.dumps(grads))
-print("COUNTS=" + json.dumps({"nodes": len(nodes), "saved": saved_count}))
+print("COUNTS=" + json.dumps({"nodes": len(nodes), "saved": saved_count, "distinct_saved": len(groups)}))

@@ -1,83 +1,122 @@
 """A transpose is free until something has to walk it
 
-Times, on one thread, four pairs of operations on a 2048 x 2048 float32 matrix and on
-its transpose: copying it into a preallocated buffer, `.contiguous()`, a row sum, and
-an add against a second matrix in the other layout. The transpose itself copies
-nothing; the cost shows up in the first kernel that reads the bytes out of order.
+Times, on one thread, operations on a 2048 x 2048 float32 matrix and on its transpose: making the transpose, `.contiguous()` on a tensor that already is, copying into a preallocated buffer (plain, transposed, and the same transposed walk as a 3-D copy that PyTorch's tiled 2-D transpose cannot take), `.contiguous()` of the transpose, a row sum, and an add into a preallocated output with the second input in the same or the other layout. The transpose copies nothing; the cost shows up in the first kernel that reads the bytes out of order.
 """
 
 import json
-import statistics
-import time
+import os
 
 import torch
+from _timing import measure, method_line, show
 
-PROOF = {"timeout": 120, "parallel": False}
+PROOF = {"timeout": 240, "parallel": False}
 
-THREADS = 1     # one intra-op thread, so runs and machines compare fairly
-N = 2048        # 2048 x 2048 float32: 16 MiB, larger than most caches
-ROUNDS = 15     # timed rounds; every case runs once per round; we keep the median
+THREADS = 1      # one intra-op thread, so runs and machines compare fairly
+N = 2048         # 2048 x 2048 float32: 16 MiB, larger than a core's L2 cache
+SAMPLES = 21     # samples per case; median and interquartile range reported
+TARGET_MS = 2.0  # short calls loop for about this long per sample; long ones run once
+
+
+def cache_sizes():
+    """Cache sizes in bytes by level, as Linux reports them for CPU 0 ({} elsewhere)."""
+    sizes = {}
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        entries = sorted(os.listdir(base))
+    except OSError:
+        return sizes
+    for entry in entries:
+        try:
+            with open(os.path.join(base, entry, "level")) as f:
+                level = int(f.read())
+            with open(os.path.join(base, entry, "type")) as f:
+                kind = f.read().strip()
+            with open(os.path.join(base, entry, "size")) as f:
+                text = f.read().strip()
+        except (OSError, ValueError):
+            continue
+        if kind == "Instruction":
+            continue
+        mult = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}.get(text[-1:], 1)
+        sizes[f"l{level}_bytes"] = int(text.rstrip("KMG")) * mult
+    return sizes
+
 
 torch.set_num_threads(THREADS)
 torch.manual_seed(0)
 a = torch.randn(N, N)
 b = torch.randn(N, N)
-t = a.t()                          # same bytes, strides swapped
-col_major = a.t().contiguous().t()  # same values as a, stored column by column
+t = a.t()                            # same bytes, strides swapped
+col_major = a.t().contiguous().t()   # same values as a, stored column by column
 out = torch.empty(N, N)
+# The transposed walk again, as a 3-D copy: split the first dimension in two. The values and the
+# order of reads are those of out.copy_(a.t()), but the 2-D tiled-transpose path does not apply,
+# so TensorIterator's generic strided loop does the work.
+t3 = t.unflatten(0, (N // 2, 2))
+out3 = out.view(N // 2, 2, N)
 
-cases = {  # key: (label, callable)
-    "transpose": ("a.t() itself", lambda: a.t()),
+cases = {  # key: (what is timed, callable)
+    "transpose": ("a.t()", lambda: a.t()),
+    "contiguous_noop": ("a.contiguous()", lambda: a.contiguous()),
     "copy_contiguous": ("out.copy_(a)", lambda: out.copy_(a)),
     "copy_transposed": ("out.copy_(a.t())", lambda: out.copy_(t)),
-    "contiguous_noop": ("a.contiguous()", lambda: a.contiguous()),
+    "copy_generic": ("same walk, as a 3-D copy", lambda: out3.copy_(t3)),
     "contiguous_copy": ("a.t().contiguous()", lambda: t.contiguous()),
     "sum_rows": ("a.sum(dim=1)", lambda: a.sum(dim=1)),
     "sum_rows_colmajor": ("same, column-major", lambda: col_major.sum(dim=1)),
-    "add_same": ("a + b", lambda: a + b),
-    "add_mixed": ("a + b.t()", lambda: a + b.t()),
+    "add_same": ("add(a, b, out=out)", lambda: torch.add(a, b, out=out)),
+    "add_mixed": ("add(a, b.t(), out=out)", lambda: torch.add(a, b.t(), out=out)),
 }
+timed = measure(cases, samples=SAMPLES, target_ms=TARGET_MS)
+ms = {key: tm.median_us / 1000.0 for key, tm in timed.items()}
 
 
-def once(fn):
-    start = time.perf_counter_ns()
-    fn()
-    return (time.perf_counter_ns() - start) / 1e6
+def ratio(top, bottom):
+    """The ratio of two medians, with the band the quartiles allow (slowest and fastest pairing)."""
+    hi, lo = timed[top], timed[bottom]
+    return {"ratio": hi.median_us / lo.median_us,
+            "low": hi.q1_us / lo.q3_us, "high": hi.q3_us / lo.q1_us}
 
-
-for _, fn in cases.values():   # warm up: allocator, caches, lazy initialisation
-    for _ in range(3):
-        fn()
-samples = {key: [] for key in cases}
-for _ in range(ROUNDS):        # interleaved, so a burst of load spreads over all
-    for key, (_, fn) in cases.items():
-        samples[key].append(once(fn))
-ms = {key: statistics.median(v) for key, v in samples.items()}
 
 nbytes = a.untyped_storage().nbytes()
 fresh = t.contiguous()
+caches = cache_sizes()
 print(f"a: {N} x {N} float32, {nbytes:,} bytes; torch.set_num_threads({THREADS})")
-print(f"median of {ROUNDS} interleaved rounds")
+if caches:
+    print("caches reported for CPU 0: " + ", ".join(
+        f"L{k[1]} {v // 1024:,} KiB" for k, v in sorted(caches.items())))
+print("timed: each call alone, its result freed; out= writes into a buffer made once")
+print(method_line(SAMPLES, TARGET_MS))
 print()
-print(f"  {'operation':<22} {'time':>11}")
-for key, (label, _) in cases.items():
-    print(f"  {label:<22} {ms[key]:>8.3f} ms")
+print(f"  {'operation':<28} {'median':>13}  {'spread':<10}")
+for key in ("transpose", "contiguous_noop"):
+    print(show(timed[key], unit="us"))
+for key in list(cases)[2:]:
+    print(show(timed[key], unit="ms"))
 print()
-copy_ratio = ms["copy_transposed"] / ms["copy_contiguous"]
-sum_ratio = ms["sum_rows_colmajor"] / ms["sum_rows"]
-add_ratio = ms["add_mixed"] / ms["add_same"]
+ratios = {"copy": ratio("copy_transposed", "copy_contiguous"),
+          "copy_generic": ratio("copy_generic", "copy_contiguous"),
+          "sum": ratio("sum_rows_colmajor", "sum_rows"),
+          "add": ratio("add_mixed", "add_same")}
+labels = {"copy": "transposed copy / plain copy", "copy_generic": "3-D strided copy / plain copy",
+          "sum": "column-major row sum / row sum", "add": "mixed-layout add / same layout"}
+for key, label in labels.items():
+    r = ratios[key]
+    print(f"{label:<32} {r['ratio']:5.1f}x  (quartiles allow {r['low']:.1f} to {r['high']:.1f})")
 gbps = 2 * nbytes / (ms["copy_contiguous"] / 1e3) / 1e9
-print(f"transposed copy / plain copy     {copy_ratio:5.1f}x")
-print(f"column-major row sum / row sum   {sum_ratio:5.1f}x")
-print(f"mixed-layout add / same layout   {add_ratio:5.1f}x")
 print(f"plain copy moves                 {gbps:5.1f} GB/s (read + write)")
 print(f"a.t().contiguous() allocated     {fresh.untyped_storage().nbytes():,} bytes")
 
 print()
-print("WALK=" + json.dumps({key: ms[key] for key in cases}))
-print("RATIO=" + json.dumps({"copy": copy_ratio, "sum": sum_ratio, "add": add_ratio}))
+print("WALK=" + json.dumps(ms))
+print("US=" + json.dumps({key: tm.median_us for key, tm in timed.items()}))
+print("SPREAD=" + json.dumps({key: tm.spread for key, tm in timed.items()}))
+print("RATIO=" + json.dumps({key: r["ratio"] for key, r in ratios.items()}))
+print("BAND=" + json.dumps(ratios))
 print("COPY=" + json.dumps({
-    "n": N, "bytes": nbytes, "threads": THREADS, "gb_per_s": gbps,
+    "n": N, "bytes": nbytes, "threads": THREADS, "gb_per_s": gbps, "samples": SAMPLES,
     "contiguous_new_bytes": fresh.untyped_storage().nbytes(),
     "noop_shares": a.contiguous().data_ptr() == a.data_ptr(),
+    "generic_same_values": bool(torch.equal(out3.copy_(t3).view(N, N), t)),
 }))
+print("CACHE=" + json.dumps(caches))

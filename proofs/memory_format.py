@@ -2,20 +2,21 @@
 
 Makes an NCHW image batch, converts it to `torch.channels_last`, and prints the
 shape, the strides, `is_contiguous()` under each memory format and the order in
-which the first storage elements are laid out. Then checks which ops keep the format,
-and times the conversion (one thread) against a plain copy of the same bytes.
+which the first storage elements are laid out; then which shapes are contiguous in both
+formats at once, which ops keep the format, and the time of the conversion (one thread,
+into a buffer made once) against a plain copy of the same bytes.
 """
 
 import json
-import statistics
-import time
 
 import torch
+from _timing import measure, method_line, show
 
 PROOF = {"timeout": 120, "parallel": False}
 
 THREADS = 1
-ROUNDS = 15
+SAMPLES = 21     # samples per case: median and interquartile range reported
+TARGET_MS = 2.0  # a sample loops over calls for about this long (these copies run once)
 CL = torch.channels_last
 
 torch.set_num_threads(THREADS)
@@ -68,34 +69,34 @@ print()
 dst_cl = torch.empty_like(big, memory_format=CL)
 dst = torch.empty_like(big)
 cases = {
-    "plain_copy": lambda: dst.copy_(big),
-    "to_channels_last": lambda: dst_cl.copy_(big),
-    "back_to_nchw": lambda: dst.copy_(big_cl),
+    "plain_copy": ("copy, same layout", lambda: dst.copy_(big)),
+    "to_channels_last": ("NCHW -> channels_last", lambda: dst_cl.copy_(big)),
+    "back_to_nchw": ("channels_last -> NCHW", lambda: dst.copy_(big_cl)),
 }
-for fn in cases.values():
-    for _ in range(3):
-        fn()
-samples = {k: [] for k in cases}
-for _ in range(ROUNDS):
-    for k, fn in cases.items():
-        start = time.perf_counter_ns()
-        fn()
-        samples[k].append((time.perf_counter_ns() - start) / 1e6)
-ms = {k: statistics.median(v) for k, v in samples.items()}
+timed = measure({k: (label, fn) for k, (label, fn) in cases.items()},
+                samples=SAMPLES, target_ms=TARGET_MS)
+ms = {k: tm.median_us / 1000.0 for k, tm in timed.items()}
 nbytes = big.untyped_storage().nbytes()
 print(f"converting {tuple(big.shape)} float32 ({nbytes:,} bytes),"
-      f" {THREADS} thread:")
-for k, label in (("plain_copy", "copy, same layout"),
-                 ("to_channels_last", "NCHW -> channels_last"),
-                 ("back_to_nchw", "channels_last -> NCHW")):
-    print(f"  {label:<24} {ms[k]:>8.3f} ms")
+      f" {THREADS} thread, into buffers made once:")
+print("  " + method_line(SAMPLES, TARGET_MS))
+for k in cases:
+    print(show(timed[k], unit="ms", width=24))
 ratio = ms["to_channels_last"] / ms["plain_copy"]
-print(f"  conversion / plain copy  {ratio:>8.1f}x")
+low = timed["to_channels_last"].q1_us / timed["plain_copy"].q3_us
+high = timed["to_channels_last"].q3_us / timed["plain_copy"].q1_us
+print(f"  conversion / plain copy  {ratio:>8.1f}x  (quartiles allow {low:.1f} to {high:.1f})")
 
+# When is a plain NCHW tensor also channels-last contiguous? Only where the two orders coincide.
 one = torch.randn(4, 8, 1, 1)
+both = {}
 print()
-print(f"a (4, 8, 1, 1) tensor is contiguous in both formats:"
-      f" {one.is_contiguous()} and {one.is_contiguous(memory_format=CL)}")
+print("an NCHW tensor made by randn: contiguous in which formats?")
+print(f"  {'shape':<16} {'contiguous()':>13} {'channels_last':>14}")
+for shape in ((4, 8, 1, 1), (2, 1, 4, 4), (2, 3, 4, 4), (2, 3, 1, 4)):
+    x = torch.randn(*shape)
+    both["x".join(map(str, shape))] = x.is_contiguous() and x.is_contiguous(memory_format=CL)
+    print(f"  {str(shape):<16} {str(x.is_contiguous()):>13} {str(x.is_contiguous(memory_format=CL)):>14}")
 
 print()
 print("LAYOUT=" + json.dumps({
@@ -111,5 +112,8 @@ print("LAYOUT=" + json.dumps({
     "ambiguous_both": one.is_contiguous() and one.is_contiguous(memory_format=CL),
 }))
 print("KEEPS=" + json.dumps(keeps))
+print("BOTH=" + json.dumps(both))
 print("CONVERT=" + json.dumps({"bytes": nbytes, "shape": list(big.shape),
-                               "threads": THREADS, "ratio": ratio, **ms}))
+                               "threads": THREADS, "ratio": ratio, "ratio_low": low,
+                               "ratio_high": high, "samples": SAMPLES,
+                               "spread": {k: tm.spread for k, tm in timed.items()}, **ms}))

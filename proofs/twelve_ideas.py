@@ -120,8 +120,18 @@ show("  of which in the aten namespace", f"{len(aten):,}")
 show("  distinct aten ops (overloads merged)", f"{len(bases):,}")
 show("  namespaces", len(spaces))
 show("Linear(4, 3)(x).sum() reaches", ", ".join(log.ops))
+# aten::linear is registered, yet never reaches the mode: its kernel is a composite one, filed
+# under CompositeImplicitAutograd, that runs above autograd and calls t and addmm instead.
+has = torch._C._dispatch_has_kernel_for_dispatch_key
+linear_composite = has("aten::linear", "CompositeImplicitAutograd")
+linear_cpu = has("aten::linear", "CPU")
+show("aten::linear in the op list", "aten::linear" in OPS_AT_IMPORT)
+show("aten::linear: CompositeImplicitAutograd", linear_composite)
+show("aten::linear: a CPU kernel of its own", linear_cpu)
 ideas["op_list"] = {"ops": len(OPS_AT_IMPORT), "aten": len(aten), "aten_distinct": len(bases),
-                    "namespaces": len(spaces), "linear_sum_ops": log.ops, "linear_sum_count": len(log.ops)}
+                    "namespaces": len(spaces), "linear_sum_ops": log.ops, "linear_sum_count": len(log.ops),
+                    "linear_listed": "aten::linear" in OPS_AT_IMPORT,
+                    "linear_composite": linear_composite, "linear_cpu_kernel": linear_cpu}
 
 # 4. Much of PyTorch is generated, not typed: two YAML files drive the generator.
 heading(4, "Two YAML files drive the code generator")
@@ -141,35 +151,123 @@ show("entries in native_functions.yaml", "not shipped" if counts["native_functio
 show("entries in derivatives.yaml", "not shipped" if counts["derivatives"] is None
      else f"{counts['derivatives']:,} (one per differentiable signature)")
 show("(both read from the torchgen copy shipped in the wheel)", "")
-ideas["codegen"] = counts
+# More ops come from native_functions.yaml than its `- func:` lines: an `autogen:` line names
+# variants (out=, functional) that the generator writes. And a derivatives.yaml entry is a
+# formula, often a call to a C++ helper written by hand (torch/csrc/autograd/FunctionsManual.cpp);
+# `result:` lines are forward-mode formulas.
+extra = {"autogen_ops": None, "forward_formulas": None, "addmm_mat1": None}
+if counts["native_functions"] is not None:
+    with open(files["native_functions"][0], encoding="utf-8") as handle:
+        extra["autogen_ops"] = sum(len([n for n in line.split(":", 1)[1].split(",") if n.strip()])
+                                   for line in handle if line.startswith("  autogen:"))
+    show("ops named on autogen: lines", f"{extra['autogen_ops']:,}")
+if counts["derivatives"] is not None:
+    with open(files["derivatives"][0], encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    extra["forward_formulas"] = sum(1 for line in lines if line.startswith("  result:"))
+    at = next(i for i, line in enumerate(lines) if line.startswith("- name: addmm("))
+    extra["addmm_mat1"] = next(line.split(":", 1)[1].strip() for line in lines[at:]
+                               if line.startswith("  mat1:"))
+    show("forward-mode formulas (result: lines)", f"{extra['forward_formulas']:,}")
+    show("addmm's formula for mat1", extra["addmm_mat1"])
+ideas["codegen"] = {**counts, **extra}
 
 # 5. Features are dispatcher layers behind a switch.
 heading(5, "Features are layers behind a switch")
+plain_t = torch.randn(2, 2)
 x = torch.randn(2, 2, requires_grad=True)
-keys = str(torch._C._dispatch_keys(x))
+keys = str(torch._C._dispatch_keys(plain_t))
+keys_rg = str(torch._C._dispatch_keys(x))
 autocast_key = torch._C.DispatchKey.AutocastCPU
 asleep = torch._C._dispatch_tls_is_dispatch_key_excluded(autocast_key)
+excluded = str(torch._C._dispatch_tls_local_exclude_set())
 with torch.no_grad():
     grad_mode_inside = torch.is_grad_enabled()
     rg_inside = (x * 2).requires_grad
+    excluded_no_grad = str(torch._C._dispatch_tls_local_exclude_set())
+with torch.inference_mode():
+    excluded_inference = str(torch._C._dispatch_tls_local_exclude_set())
+    keys_inference = str(torch._C._dispatch_keys(torch.randn(2, 2)))
 with torch.autocast("cpu"):
     awake = not torch._C._dispatch_tls_is_dispatch_key_excluded(autocast_key)
     autocast_dtype = str((x @ x).dtype).replace("torch.", "")
 show("keys a CPU tensor carries", keys.replace("DispatchKeySet", ""))
+show("same keys when it requires grad", keys_rg == keys)
 show("(x * 2).requires_grad, normal", (x * 2).requires_grad)
 show("(x * 2).requires_grad inside no_grad()", rg_inside)
+
+
+def key_names(text):
+    return text.replace("DispatchKeySet(", "").rstrip(")").replace(" ", "").split(",")
+
+
+added_no_grad = [k for k in key_names(excluded_no_grad) if k not in key_names(excluded)]
+added_inference = [k for k in key_names(excluded_inference) if k not in key_names(excluded)]
+show("keys no_grad() adds to the thread's excluded", ", ".join(added_no_grad) or "none")
+show("inference_mode() changes the excluded keys", bool(added_inference))
+show("keys of a tensor made in inference_mode", keys_inference.replace("DispatchKeySet", ""))
 show("AutocastCPU off by default", asleep)
 show("AutocastCPU on inside autocast('cpu')", awake)
 show("x @ x dtype inside autocast('cpu')", autocast_dtype)
+
+# Which kernels run? Register a tiny op with its own CPU and AutogradCPU kernels, each noting
+# that it ran, and call it on a tensor that does not require grad.
+ran = []
+lib = torch.library.Library("ldr_twelve", "DEF")
+lib.define("echo(Tensor x) -> Tensor")
+
+
+def echo_cpu(t):
+    ran.append("CPU")
+    return t.clone()
+
+
+def echo_autograd(t):
+    ran.append("AutogradCPU")
+    with torch._C._AutoDispatchBelowAutograd():  # what a generated autograd kernel does too
+        return torch.ops.ldr_twelve.echo(t)
+
+
+lib.impl("echo", echo_cpu, "CPU")
+lib.impl("echo", echo_autograd, "AutogradCPU")
+runs = {}
+for label, mode in (("plain", None), ("no_grad", torch.no_grad), ("inference_mode", torch.inference_mode)):
+    ran.clear()
+    if mode is None:
+        torch.ops.ldr_twelve.echo(plain_t)
+    else:
+        with mode():
+            torch.ops.ldr_twelve.echo(plain_t)
+    runs[label] = list(ran)
+    show(f"kernels run for echo(x), {label}", " -> ".join(ran))
+
+# A factory such as randn has no tensor to take keys from: BackendSelect picks the backend from
+# its device argument, and its CPU slot is a CompositeExplicitAutograd kernel. The generated
+# C++ wrapper skips autograd and sets requires_grad on the result afterwards: no node.
+has = torch._C._dispatch_has_kernel_for_dispatch_key
+randn_rg = torch.randn(2, requires_grad=True)
+factory = {"backend_select": has("aten::randn", "BackendSelect"),
+           "composite_explicit": has("aten::randn", "CompositeExplicitAutograd"),
+           "add_backend_select": has("aten::add.Tensor", "BackendSelect"),
+           "requires_grad": randn_rg.requires_grad, "grad_fn": None if randn_rg.grad_fn is None
+           else type(randn_rg.grad_fn).__name__, "is_leaf": randn_rg.is_leaf}
+show("aten::randn has a BackendSelect kernel", factory["backend_select"])
+show("aten::add.Tensor has one", factory["add_backend_select"])
+show("randn(2, requires_grad=True).grad_fn", factory["grad_fn"])
 # Which ops have their own kernel in the ADInplaceOrView slot: in-place writes and views do.
-slot = {name: torch._C._dispatch_has_kernel_for_dispatch_key(op, "ADInplaceOrView")
+slot = {name: has(op, "ADInplaceOrView")
         for name, op in (("add_", "aten::add_.Tensor"), ("transpose", "aten::transpose.int"),
                          ("add", "aten::add.Tensor"))}
 show("ADInplaceOrView kernel for add_, transpose, add", ", ".join(str(v) for v in slot.values()))
-ideas["switches"] = {"keys": keys, "requires_grad_outside": True, "requires_grad_inside": rg_inside,
-                     "grad_enabled_inside": grad_mode_inside, "autocast_asleep": asleep,
-                     "autocast_awake": awake, "autocast_dtype": autocast_dtype,
-                     "inplace_view_kernel": slot}
+ideas["switches"] = {"keys": keys, "keys_requires_grad": keys_rg, "requires_grad_outside": True,
+                     "requires_grad_inside": rg_inside, "grad_enabled_inside": grad_mode_inside,
+                     "excluded": excluded, "excluded_no_grad": excluded_no_grad,
+                     "excluded_inference": excluded_inference, "keys_inference": keys_inference,
+                     "excluded_added_no_grad": added_no_grad,
+                     "excluded_added_inference": added_inference,
+                     "kernels_run": runs, "factory": factory,
+                     "autocast_asleep": asleep, "autocast_awake": awake,
+                     "autocast_dtype": autocast_dtype, "inplace_view_kernel": slot}
 
 # 6. Every op pays a fixed cost first (timed in dispatch_cost; here, the path it pays for).
 heading(6, "Every op pays the same fixed path")

@@ -2,8 +2,10 @@
 
 Shows that torch.randn is not Python code at all, that the torch._C extension
 Python imports is only a small loader, and that the real weight sits in the shared
-libraries beside it. It lists those libraries with their sizes for this platform and
-looks for the generated binding of randn inside the Python bridge library.
+libraries beside it. It lists those libraries with their sizes for this platform (and
+what a CUDA build keeps beside them without loading it at import), looks for the
+generated binding of randn inside the Python bridge library, and asks which library
+defines the tensor header, the CPU allocator and the dispatcher.
 """
 
 import json
@@ -138,16 +140,65 @@ print(f"   The largest file, {largest['name']}, is {largest['bytes'] / total:.1%
 print(f"   the module Python imports is {stub_share:.4%} of it.")
 print()
 
+# Libraries a CUDA build keeps beside torch that `import torch` did not map: they are opened
+# later, when first needed (cuDNN's engine libraries, for instance), and are not in the total.
+unmapped, seen_unmapped = [], set()
+if mapped is not None:
+    for folder, _, names in os.walk(os.path.join(site, "nvidia")):
+        for name in names:
+            path = os.path.realpath(os.path.join(folder, name))
+            if is_library(name, suffix) and path not in mapped and path not in listed \
+                    and path not in seen_unmapped:
+                seen_unmapped.add(path)  # a versioned link and its target count once
+                unmapped.append({"name": name, "bytes": os.path.getsize(path)})
+unmapped.sort(key=lambda f: (-f["bytes"], f["name"]))
+unmapped_bytes = sum(f["bytes"] for f in unmapped)
+if unmapped:
+    print(f"   not mapped at import, left out of the total: {len(unmapped)} files in nvidia/,"
+          f" {human(unmapped_bytes)} (largest: {unmapped[0]['name']})")
+    print()
+
 # 4. The generated binding: a C++ function that exists in the library, not in the repository.
+# C++ names are stored mangled, with the length before the name: "17THPVariable_randnE" matches
+# THPVariable_randn and not THPVariable_randn_like ("22THPVariable_randn_likeE").
 symbol = "THPVariable_randn"
+needle = f"{len(symbol)}{symbol}E".encode()
 bridge = next((f for f in files if "torch_python" in f["name"]), None)
 found = False
 if bridge is not None:
     folder = os.path.join(root, "lib") if bridge["folder"] == "torch/lib" else root
-    found = contains(os.path.join(folder, bridge["name"]), symbol.encode())
+    found = contains(os.path.join(folder, bridge["name"]), needle)
 print("4. The binding torchgen wrote at build time")
 where = bridge["name"] if bridge else "no Python bridge library found"
-print(f"   symbol {symbol!r} in {where}: {'found' if found else 'not found'}")
+print(f"   symbol {symbol!r} (mangled ...{needle.decode()}...) in {where}: {'found' if found else 'not found'}")
+print()
+
+# 5. Which library defines what. A symbol found through a library's handle is defined in it or
+# in what it loads; libc10 loads only system libraries, and libtorch_cpu loads libc10, so a
+# symbol libtorch_cpu resolves and libc10 does not is libtorch_cpu's own (Linux only).
+SYMBOLS = {
+    "c10::TensorImpl::FreeMemory": "_ZN3c1010TensorImpl10FreeMemoryEv",
+    "c10::GetCPUAllocator": "_ZN3c1015GetCPUAllocatorEv",
+    "c10::Dispatcher::findSchema": "_ZN3c1010Dispatcher10findSchemaERKNS_12OperatorNameE",
+}
+homes = {}
+if system == "Linux":
+    import ctypes
+
+    def resolves(library, name):
+        try:
+            handle = ctypes.CDLL(os.path.join(root, "lib", library))
+            getattr(handle, name)
+            return True
+        except (OSError, AttributeError):
+            return False
+
+    print("5. Which library defines what")
+    for label, name in SYMBOLS.items():
+        in_c10 = resolves("libc10.so", name)
+        in_cpu = resolves("libtorch_cpu.so", name)
+        homes[label] = "libc10.so" if in_c10 else "libtorch_cpu.so" if in_cpu else None
+        print(f"   {label:<30} {homes[label] or 'not found'}")
 
 print()
 print("LIBRARIES=" + json.dumps({"system": system, "suffix": suffix, "files": files, "total_bytes": total}))
@@ -158,6 +209,9 @@ print("LARGEST=" + json.dumps({"name": largest["name"], "bytes": largest["bytes"
 print("LOADED=" + json.dumps({"known": mapped is not None, "count": len(loaded), "bytes": loaded_bytes,
                              "files": len(files)}))
 print("STUB=" + json.dumps({"share": stub_share, "ratio": total / ext["bytes"] if ext["bytes"] else None}))
-print("BINDING=" + json.dumps({"symbol": symbol, "library": bridge["name"] if bridge else None,
+print("UNMAPPED=" + json.dumps({"count": len(unmapped), "bytes": unmapped_bytes,
+                               "largest": unmapped[0] if unmapped else None}))
+print("HOMES=" + json.dumps(homes))
+print("BINDING=" + json.dumps({"symbol": symbol, "mangled": needle.decode(), "library": bridge["name"] if bridge else None,
                               "library_bytes": bridge["bytes"] if bridge else None, "found": found}))
 print("TORCH=" + json.dumps({"version": torch.__version__}))
