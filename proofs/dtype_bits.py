@@ -76,7 +76,23 @@ mb = {n: 1024 * 1024 * sizes[n] for n in ("float32", "bfloat16")}
 print(f"a 1024 x 1024 tensor: {mb['float32']:,} bytes in float32,"
       f" {mb['bfloat16']:,} in bfloat16")
 
+
+# float16's largest finite value is 65,504; conversion rounds to nearest, so values up to the
+# midpoint with the next step (65,520) still round down to it, and only from there on is it inf.
 print()
+edge = {}
+print("float32 value -> float16 keeps:")
+for v in (65504.0, 65519.0, 65519.99, 65520.0):
+    kept = torch.tensor(v, dtype=torch.float32).to(torch.float16).item()
+    edge[f"{v:g}"] = {"input": torch.tensor(v).item(), "is_inf": kept == float("inf"),
+                      "kept": None if kept == float("inf") else kept}
+    print(f"  {torch.tensor(v).item():>10.2f} -> {kept}")
+near_one = torch.tensor([1.0, 1.01, 1.02]).to(torch.bfloat16).float().tolist()
+print(f"bfloat16 keeps 1.00, 1.01, 1.02 as {near_one[0]}, {near_one[1]}, {near_one[2]}")
+
+print()
+print("EDGE=" + json.dumps(edge))
+print("NEAR_ONE=" + json.dumps(near_one))
 print("FIELDS=" + json.dumps({n: {"exponent": e, "mantissa": m}
                              for n, (_, _, e, m) in FORMATS.items()}))
 print("VALUES=" + json.dumps(values))

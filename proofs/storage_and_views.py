@@ -90,3 +90,19 @@ print("WRITE=" + json.dumps({
     "grid_version": base._version, "a_version": a._version,
     "col_base_is_a": col._base is a,
 }))
+
+# Indexing with a list, a tensor or a mask is not a view: it gathers into new storage.
+print()
+gathered = a[[0, 2]]
+masked = a[a > 5]
+fancy = {"list_shares": gathered.untyped_storage().data_ptr() == a.untyped_storage().data_ptr(),
+         "list_base_is_none": gathered._base is None,
+         "mask_shares": masked.untyped_storage().data_ptr() == a.untyped_storage().data_ptr()}
+print(f"a[[0, 2]] shares a's storage: {fancy['list_shares']}; its _base is None: {fancy['list_base_is_none']}")
+print(f"a[a > 5]  shares a's storage: {fancy['mask_shares']}")
+# A dimension of size one is never stepped along, so its stride does not matter to contiguity.
+odd = torch.empty_strided((3, 1), (1, 5))
+fancy["size_one_stride"] = list(odd.stride())
+fancy["size_one_contiguous"] = odd.is_contiguous()
+print(f"empty_strided((3, 1), (1, 5)).is_contiguous(): {odd.is_contiguous()}")
+print("INDEXING=" + json.dumps(fancy))
