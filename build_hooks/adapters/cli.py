@@ -10,11 +10,13 @@ from pathlib import Path
 
 from build_hooks.core.errors import LdrError
 from build_hooks.core.library import ACCELERATORS, Library
+from build_hooks.core.runner import last_lines
 from build_hooks.core.status import ended as _ended, status_report, unmeasured_reason
 from .siteconfig import layout_for, site_config
 
 from .cli_args import build_parser, draw_argv
-from .console import RunDisplay, console, say, table
+from build_hooks.core.writeerrors import explain
+from .console import RunDisplay, console, guarded_streams, say, table
 
 
 def find_root(start: Path) -> Path:
@@ -95,7 +97,7 @@ def cmd_run(args, library: Library) -> int:
                 failures += 1
                 display.finished(proof.name, ("failed", "red"),
                                  f" {proof.name:<24} {result.wall_s:7.2f} s  {result.describe()}")
-                for line in (record.failure.stderr_tail if record.failure else record.stderr[-8:]):
+                for line in (record.failure.stderr_tail if record.failure else last_lines(record.stdout, record.stderr)):
                     display.detail((line, "dim"))  # a proof's own text: shown, never parsed
 
         for _ in range(repeat):
@@ -141,6 +143,12 @@ def cmd_status(args, library: Library) -> int:
         say(out, ("orphan: ", "yellow"), f"{path} has no proof script any more; delete it")
     for path in report["leftovers"]:
         say(out, ("leftover: ", "yellow"), f"{path} is from a write that never finished; `ldr run` removes it")
+    for proof in report["proofs"]:  # what a failed run printed last (before a timeout's stack, too)
+        for rec in proof["records"]:
+            if rec["state"] == "failed" and rec["last_lines"]:
+                say(out, ("failed: ", "red"), f"{proof['name']} ({rec['device_class']}), last lines:")
+                for line in rec["last_lines"]:
+                    say(out, "    ", (line, "dim"))
     if out.is_terminal:  # the full text of what a narrow table cell may wrap
         for proof in report["proofs"]:
             for rec in proof["records"]:
@@ -253,6 +261,21 @@ def cmd_host(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``ldr``. Every line it prints passes the terminal guard (a control character from a
+    record, a proof's output or a file name prints as an escape: core/textsafe.py); a file it
+    cannot write (a full disk, a read-only tree, a cache of another user) is one error line
+    naming the path and the fix (core/writeerrors.py), exit status 2."""
+    with guarded_streams():
+        try:
+            return _main(argv)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            print(f"ldr: error: {explain(exc)}", file=sys.stderr)
+            return 2
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     drawing = draw_argv(argv)
     if drawing is not None and not {"-h", "--help", "--version"} & set(argv[: argv.index("draw")]):

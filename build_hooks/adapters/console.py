@@ -2,14 +2,21 @@
 
 Nothing printed here is ever parsed as rich markup: the consoles are made with
 ``markup=False`` and colour comes from ``(text, style)`` pieces, so a proof's output, a
-traceback or a file name shows exactly as it is (``[dim]`` stays ``[dim]``). Off a terminal
+traceback or a file name shows exactly as it is (``[dim]`` stays ``[dim]``); a control
+character in it (an ESC that would start a terminal sequence) prints as an escape
+(core/textsafe.py), and rich writes its own colour codes to the stream under ``ldr``'s
+guard (``SafeStream``), which escapes everything else printed. Off a terminal
 (a pipe, a file, CI) tables are plain columns that never cut or wrap a name, and progress
 is one line per proof.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from typing import Iterable
+
+from build_hooks.core.textsafe import SafeStream, printable, raw_stream
 
 Piece = str | tuple[str, str]  # plain text, or (text, rich style)
 
@@ -17,13 +24,19 @@ Piece = str | tuple[str, str]  # plain text, or (text, rich style)
 def console(stderr: bool = False):
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, markup=False, emoji=False)
+    stream = raw_stream(sys.stderr if stderr else sys.stdout)
+    return Console(file=stream, highlight=False, markup=False, emoji=False)
+
+
+def _safe(piece: Piece) -> Piece:
+    return printable(piece) if isinstance(piece, str) else (printable(piece[0]), piece[1])
 
 
 def text(*pieces: Piece):
+    """Pieces as one rich Text; every control character in them escaped."""
     from rich.text import Text
 
-    return Text.assemble(*pieces)
+    return Text.assemble(*map(_safe, pieces))
 
 
 def say(out, *pieces: Piece) -> None:
@@ -45,6 +58,8 @@ def table(out, title: str, header: list[str], rows: list[list[str]], styles: Ite
     """A rich table on a terminal (no cell of the first column cut), plain columns otherwise.
     ``styles`` gives one style per row for its third cell (the state)."""
     styles = list(styles)
+    title = printable(title)
+    header, rows = [printable(c) for c in header], [[printable(c) for c in row] for row in rows]
     every = [header, *rows]
     fixed = sum(max(len(row[i]) for row in every) for i in range(len(header) - 2))
     words = sum(max(len(word) for row in every for word in row[i].split() or [""]) for i in (-2, -1))
@@ -106,7 +121,7 @@ class RunDisplay:
     def started(self, name: str) -> None:
         self.estimate.started(name)
         if self.progress is not None:
-            self.progress.update(self.task, description=f"running {name}")
+            self.progress.update(self.task, description=printable(f"running {name}"))
 
     def finished(self, name: str, *pieces: Piece) -> None:
         """One proof ended: ``pieces`` say how; the count (and, off a terminal, the time left)
@@ -122,3 +137,16 @@ class RunDisplay:
     def detail(self, *pieces: Piece) -> None:
         say(self.printer, "         ", *pieces)
 
+
+
+@contextlib.contextmanager
+def guarded_streams():
+    """Standard output and error behind :class:`SafeStream` for the duration: whatever any
+    module prints (``print``, argparse, a report) reaches the terminal with its control
+    characters escaped."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(raw_stream(sys.stdout)), SafeStream(raw_stream(sys.stderr))
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved

@@ -55,12 +55,13 @@ from build_hooks.core.progress import Estimate
 from build_hooks.core.sitecopy import SiteCopies
 from build_hooks.core.templates import attach as attach_compiled
 from .linked import add_published
+from .pluginlog import PluginLog, check_writable, guard_hooks
 from .siteconfig import site_url_problem
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from build_hooks.core.status import store_diagnostics
 from build_hooks.core.publish import published
 
-log = get_plugin_logger("ldr")
+log = PluginLog(get_plugin_logger("ldr"))  # escapes messages, counts problems for strict (pluginlog.py)
 ANCHOR = re.compile(r'\sid="([^"]+)"')
 
 
@@ -122,6 +123,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         self.command = command
 
     def on_config(self, config):
+        log.begin()
         if not self.serving:  # `mkdocs serve` sets site_url to its own address
             problem = site_url_problem(config.site_url, getattr(self, "command", "build"))
             if problem:
@@ -159,6 +161,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         return config
 
     def on_pre_build(self, config):
+        check_writable(config.site_dir)  # a read-only tree fails here, with the fix
         try:
             self.state.begin_build()
         except LdrError as exc:  # e.g. a proof imports a helper that does not exist
@@ -270,6 +273,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             if record.failure is not None or not record.ok:
                 log.warning(f"proof {state.proof.name} ({state.device_class}) failed and no page shows it: "
                             "run `ldr status` for details")
+        log.check(config.strict)  # strict at any verbosity: MkDocs counts no warning under -q
 
     def on_serve(self, server, config, builder):
         self.serving = True  # also under `mkdocs serve --clean`, whose startup says "build"
@@ -327,6 +331,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 server._rebuild_cond.notify_all()
         elif self.trigger is not None:
             self.trigger.touch()
+
+
+guard_hooks(LdrPlugin)  # an OSError in a hook is one error naming the path and the fix
 
 
 def _library(root: Path, options: tuple) -> Library:

@@ -23,6 +23,7 @@ from build_hooks.core.links import CardLinks, Pages, base_url
 from build_hooks.core.locate import VALUE_KIND, Locations
 from build_hooks.core.memo import FenceMemo, world_digest
 from build_hooks.core.options import check_options
+from build_hooks.core.runner import last_lines
 from build_hooks.render.card import highlight_source, pending_marker, render_card, status_phrase
 from build_hooks.render.excerpt import render_excerpt
 from build_hooks.render.safe import visible, visible_record
@@ -292,7 +293,7 @@ class LdrState:
             if p["status"] != "ok" or failure:
                 what = failure or {"status": p["status"], "torch": p["torch"],
                                    "measured_at": p["measured_at"], "message": status_phrase(p),
-                                   "stderr_tail": (item.stderr or item.stdout).splitlines()[-6:]}
+                                   "stderr_tail": last_lines(item.stdout.splitlines(), item.stderr.splitlines())}
                 tail_lines = "\n    ".join(what.get("stderr_tail") or []) or "(no output)"
                 self.diagnostics.append(Diagnostic(
                     "warning",

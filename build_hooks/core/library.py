@@ -20,7 +20,7 @@ from .errors import DirectiveError, StoreError
 from .history import write_record
 from .layout import Layout
 from .pin import pinned_torch, public_version
-from .runner import Job, Runner, RunResult, shared_runner
+from .runner import Job, Runner, RunResult, last_lines, shared_runner
 from .shards import is_foreign
 from .store import Corrupt, Failure, Record, Store, store_lock
 
@@ -269,7 +269,7 @@ class Library:
         failure = Failure(
             status=result.status, returncode=result.returncode, signal=result.signal,
             torch=public_version(probe["torch"]), script_sha256=proof.sha256, measured_at=now,
-            wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=tail(stderr) or tail(stdout),
+            wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=last_lines(stdout, stderr),
             helpers=proof.helper_hashes,
         )
         previous = self.store.read(proof.name, device_class)

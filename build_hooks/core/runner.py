@@ -94,6 +94,15 @@ def signal_name(number: int) -> str:
         return "unknown signal"
 
 
+def last_lines(stdout: list[str], stderr: list[str]) -> list[str]:
+    """What reports of a failed run quote (its record's ``failure.stderr_tail``, ``ldr status``,
+    ``ldr run``, the build warning): the last lines it printed (up to 6), then the last of its
+    stderr (up to 12: a traceback, or at a timeout faulthandler's stack), blank lines left out.
+    A timeout's stack never hides what the proof printed before it."""
+    shown = lambda lines, count: [line for line in lines if line.strip()][-count:]  # noqa: E731
+    return shown(stdout, 6) + shown(stderr, 12)
+
+
 def decode(raw: bytes) -> str:
     """Proof output as text; bytes that are not UTF-8 show as ``\\xNN`` escapes."""
     return raw.decode("utf-8", errors="backslashreplace").replace("\r\n", "\n")

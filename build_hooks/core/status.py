@@ -14,7 +14,10 @@ Format 1 (fields are only ever added, never removed or renamed)::
                               "reasons": [str], "problems": [str] (data-line problems kept
                               in the record), "path", "torch", "device", "python",
                               "measured_at", "wall_s", "status", "data_keys": [str],
-                              "failure": null | {"status", "message", "torch", "measured_at"}}]}],
+                              "failure": null | {"status", "message", "torch", "measured_at",
+                                                 "stderr_tail": [str]},
+                              "last_lines": [str] (a failed run's last lines: what it printed,
+                              then its stderr; [] for a run that succeeded)}]}],
      "orphans": [record paths whose proof script no longer exists],
      "leftovers": [temporary files of writes that never finished]}
 """
@@ -22,6 +25,8 @@ Format 1 (fields are only ever added, never removed or renamed)::
 from __future__ import annotations
 
 from .library import Diagnostic, Library, ProofState, host_accelerator
+from .runner import last_lines
+from .textsafe import printable
 
 ORDER = ("fresh", "foreign", "unmeasured", "problem", "failed", "stale", "missing", "corrupt")
 
@@ -64,9 +69,19 @@ def _record_entry(library: Library, state: ProofState) -> dict:
         "data_keys": sorted(record.data) if record else [],
         "failure": None if failure is None else {
             "status": failure.status, "message": failure.message, "torch": failure.torch,
-            "measured_at": failure.measured_at,
+            "measured_at": failure.measured_at, "stderr_tail": list(failure.stderr_tail),
         },
+        "last_lines": failed_lines(record),
     }
+
+
+def failed_lines(record) -> list[str]:
+    """The last lines of a record's failed run (what it printed before a timeout included)."""
+    if record is None:
+        return []
+    if record.failure is not None:
+        return list(record.failure.stderr_tail)
+    return [] if record.ok else last_lines(record.stdout, record.stderr)
 
 
 def unmeasured_reason(needs: list[str]) -> str:
@@ -105,10 +120,11 @@ def store_diagnostics(library: Library) -> list[Diagnostic]:
     for state in library.states():
         name = state.proof.name
         if state.corrupt is not None:
-            out.append(Diagnostic("warning", state.corrupt.warning(library.root), proof=name))
+            out.append(Diagnostic("warning", printable(state.corrupt.warning(library.root)), proof=name))
         elif state.record is not None:
             for problem in state.record.problems:
                 out.append(Diagnostic(
-                    "warning", f"proof {name} ({state.device_class}): {problem}; fix the line "
-                    f"proofs/{name}.py prints (or a helper it uses), then `ldr run {name}`", proof=name))
+                    "warning", printable(f"proof {name} ({state.device_class}): {problem}; fix the line "
+                                         f"proofs/{name}.py prints (or a helper it uses), then `ldr run {name}`"),
+                    proof=name))
     return out

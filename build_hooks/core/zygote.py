@@ -92,6 +92,22 @@ def _kill(pid: int, group: bool = False) -> None:
 
 def children_of(parent: int) -> list[int]:
     """Ids of the live processes whose parent is ``parent`` (a scan of /proc; Linux only)."""
+    return _scan(1, parent)
+
+
+def group_of(pgid: int) -> list[int]:
+    """Ids of the live processes in the process group ``pgid`` (none when the group is gone,
+    which costs one ``killpg``; else a scan of /proc, Linux only)."""
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return []
+    return _scan(2, pgid)
+
+
+def _scan(field: int, value: int) -> list[int]:
+    """Live (not zombie) processes whose /proc stat field ``field`` after the name (1: parent,
+    2: process group) is ``value``."""
     found = []
     try:
         names = os.listdir("/proc")
@@ -104,7 +120,7 @@ def children_of(parent: int) -> list[int]:
                     fields = handle.read().rsplit(b")", 1)[1].split()
             except (OSError, IndexError):
                 continue
-            if int(fields[1]) == parent and fields[0] != b"Z":
+            if int(fields[field]) == value and fields[0] not in (b"Z", b"X"):
                 found.append(int(name))
     return found
 
@@ -325,7 +341,13 @@ class Host:
             job.wall = time.perf_counter() - job.started
             job.wait_status = wait_status
             job.grace_until = time.monotonic() + GRACE
-            _kill(pid, group=True)  # the rest of its process group goes with it
+            # The rest of its process group goes with it: counted first, each one, since the
+            # sweep below only sees those not dead yet (of 200 sleepers, a handful).
+            group = [member for member in group_of(pid) if member not in self.killed]
+            _kill(pid, group=True)
+            self.killed.update(group)
+            if job.status is None:  # it ended by itself: what remains of its group, it left
+                job.leftovers += len(group)
             self.suspects.append(job)
         if reaped and self.suspects and not self.live:
             self.sweep()  # children remain and no proof runs: all of them were left behind

@@ -1,0 +1,56 @@
+"""A file the machinery could not write, as one line naming the path and the fix.
+
+A full disk, a read-only checkout or a cache folder this user may not write are not bugs:
+``ldr`` prints ``ldr: error: <path>: <what>; fix: ...`` and the MkDocs plugin fails the build
+with the same line, instead of a traceback. Nothing recorded is lost on the way: records
+and caches are written to a temporary file and then renamed over the old one (store.py,
+cache.py), so a write that fails leaves the old file as it was.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from .textsafe import printable
+
+CACHE = os.path.join(".cache", "ldr")
+FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+READ_ONLY = (errno.EROFS,)
+REFUSED = (errno.EACCES, errno.EPERM)
+
+
+def _owner(path: str) -> str:
+    """" (owned by uid 1000)" when ``path`` (or its folder) belongs to another user."""
+    for candidate in (path, os.path.dirname(path)):
+        try:
+            owner = os.stat(candidate).st_uid
+        except OSError:
+            continue
+        return f" (owned by uid {owner}, not {os.getuid()})" if owner != os.getuid() else ""
+    return ""
+
+
+def explain(exc: OSError, where: str | None = None) -> str:
+    """``exc`` as ``<path>: <strerror>; fix: ...``. ``where`` names the place when the error
+    carries no file name (a full disk reported by a flush, say)."""
+    path = exc.filename if exc.filename is not None else where
+    path = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else path
+    what = exc.strerror or str(exc) or type(exc).__name__
+    cache = path is not None and CACHE in os.path.normpath(str(path))
+    if exc.errno in FULL:
+        fix = ("free space on that disk, then run again; the record or file being written was "
+               "left as it was before")
+    elif exc.errno in READ_ONLY:
+        fix = ("run in a writable copy of the project (records go to the results folder, caches to "
+               ".cache/ldr); to build a read-only checkout without running proofs: "
+               "`LDR_RUN=false mkdocs build -d /a/writable/folder`")
+    elif exc.errno in REFUSED:
+        owner = _owner(str(path)) if path is not None else ""
+        fix = (f"make it writable for this user{owner}: `chown` it, or `chattr -i` an immutable file")
+        if cache:
+            fix += ", or delete .cache/ldr (it only holds caches; the next build makes it again)"
+    else:
+        fix = "check that the folder exists and that this user can write to it"
+    shown = f"{path}: " if path is not None else ""
+    return printable(f"{shown}{what}; fix: {fix}")

@@ -1,0 +1,112 @@
+"""No control character from data reaches a terminal or a log (core/textsafe.py): a proof
+that prints terminal sequences, a record that holds them, a file name made of them, seen
+through real ``ldr`` and ``mkdocs build`` processes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from build_hooks.core.textsafe import SafeStream, printable
+
+from .hardkit import fake_torch, ldr, mkdocs, no_raw_controls
+
+EVIL = "\x1b[2J\x1b]0;pwned\x07"
+SHOWN = "\\x1b[2J\\x1b]0;pwned\\x07"
+
+
+@pytest.mark.parametrize("text, shown", [
+    (EVIL, SHOWN),
+    ("csi \x9b31m del \x7f nul \x00 cr \r", "csi \\u009b31m del \\u007f nul \\x00 cr \\x0d"),
+    ("bidi \u202eevil\u202c", "bidi \\u202eevil\\u202c"),
+    ("tab\tand\nnewline stay; ␛ pictures and é stay", "tab\tand\nnewline stay; ␛ pictures and é stay"),
+])
+def test_printable_escapes_every_control_but_layout(text, shown):
+    assert printable(text) == shown
+    assert printable(printable(text)) == shown  # escaping twice changes nothing more
+
+
+def test_json_printed_through_the_guard_reads_back_as_the_same_data():
+    import io
+
+    data = {"out": "a\u009bb\u007fc\u202e", "esc": "\x1b"}
+    sink = io.StringIO()
+    SafeStream(sink).write(json.dumps(data, ensure_ascii=False))
+    no_raw_controls(sink.getvalue())
+    assert json.loads(sink.getvalue()) == data
+
+
+@pytest.fixture
+def evil(project, tmp_path):
+    env = fake_torch(tmp_path / "fake")
+    project.proof("evil", f"""
+        import sys
+        print({EVIL!r} + " out")
+        print({EVIL!r} + " err", file=sys.stderr)
+        sys.exit(3)
+    """)
+    project.page("index.md", "# Home\n\n```proof\nevil\n```\n")
+    return project, env
+
+
+def test_a_proof_printing_terminal_sequences_reaches_no_terminal(evil):
+    project, env = evil
+    run = ldr(project.root, env, "run")
+    assert run.returncode == 1, run.stderr
+    no_raw_controls(run.stdout + run.stderr)
+    assert f"{SHOWN} err" in run.stderr  # shown, escaped, in the failure's last lines
+    record = json.loads(project.record("evil").read_text())
+    assert record["stdout"] == [f"{EVIL} out"]  # the record keeps the proof's own text
+
+    status = ldr(project.root, env, "status")
+    no_raw_controls(status.stdout + status.stderr)
+    assert f"{SHOWN} out" in status.stdout and f"{SHOWN} err" in status.stdout
+    check = ldr(project.root, env, "check")
+    assert check.returncode == 1
+    no_raw_controls(check.stdout + check.stderr)
+
+    build = mkdocs(project.root, env)  # not strict: the failure is a warning
+    assert build.returncode == 0, build.stderr
+    no_raw_controls(build.stdout + build.stderr)
+    assert "proof evil (cpu) failed" in build.stderr and "pwned" in build.stderr
+
+
+def test_a_record_holding_terminal_sequences_reaches_no_terminal(project, tmp_path):
+    env = fake_torch(tmp_path / "fake")
+    project.proof("fine", 'print("fine")\n')
+    project.page("index.md", "# Home\n\n```proof\nfine\n```\n")
+    assert ldr(project.root, env, "run").returncode == 0
+    path = project.record("fine")
+    record = json.loads(path.read_text())
+    record["problems"] = [f"line 1 {EVIL} is not a data line"]  # as a bad data line would leave it
+    path.write_text(json.dumps(record))
+    for args in (("status",), ("check",), ("run",)):
+        out = ldr(project.root, env, *args)
+        no_raw_controls(out.stdout + out.stderr)
+        assert "pwned" in out.stdout + out.stderr, args
+    build = mkdocs(project.root, env)
+    no_raw_controls(build.stdout + build.stderr)
+    assert f"line 1 {SHOWN} is not a data line" in build.stderr
+
+    record["wall_s"] = f"slow {EVIL}"  # a corrupt field is quoted in the error
+    path.write_text(json.dumps(record))
+    for args in (("status",), ("check",)):
+        out = ldr(project.root, env, *args)
+        no_raw_controls(out.stdout + out.stderr)
+        assert "pwned" in out.stdout + out.stderr, args
+    build = mkdocs(project.root, env)
+    no_raw_controls(build.stdout + build.stderr)
+    assert "pwned" in build.stderr
+
+
+def test_file_names_and_arguments_reach_no_terminal(project, tmp_path):
+    env = fake_torch(tmp_path / "fake")
+    project.proof("fine", 'print("fine")\n')
+    assert ldr(project.root, env, "run").returncode == 0
+    for args in (("merge", str(tmp_path / f"shard{EVIL}")), ("drift", "--from", f"1.0{EVIL}"),
+                 ("run", f"no{EVIL}such"), ("status", f"no{EVIL}such")):
+        out = ldr(project.root, env, *args)
+        assert out.returncode != 0, args
+        no_raw_controls(out.stdout + out.stderr)
+        assert "pwned" in out.stdout + out.stderr, (args, out.stderr)
