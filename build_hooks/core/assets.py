@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import LdrError
+from .safefs import is_regular
 
 ASSETS_DIR = Path(__file__).resolve().parents[1] / "assets"
 PREFIX = "assets/ldr/"
@@ -31,7 +32,7 @@ def site_assets() -> list[tuple[str, Path]]:
                                 "fix: reinstall the package (its wheel ships build_hooks/assets/)")
     out = []
     for path in sorted(ASSETS_DIR.rglob("*")):
-        if path.is_file() and path.suffix in SHIPPED:
+        if path.suffix in SHIPPED and is_regular(path, inside=ASSETS_DIR):  # no symlink out, no FIFO
             out.append((PREFIX + path.relative_to(ASSETS_DIR).as_posix(), path))
     return out
 

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from .errors import LdrError
+from .safefs import UnsafeFile, is_regular, read_bytes, read_text
 
 Entry = tuple[str, "Path | bytes"]
 MANIFEST = ".ldr-published.json"
@@ -24,8 +25,8 @@ Not in .cache/, which ``zensical build --clean`` empties; a dot file neither gen
 def published(docs_dir: Path) -> set[str]:
     """The uris :func:`publish` last wrote into docs/ (the MkDocs plugin leaves them out)."""
     try:
-        return set(json.loads((Path(docs_dir) / MANIFEST).read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
+        return set(json.loads(read_text(Path(docs_dir) / MANIFEST, inside=docs_dir, limit="data")))
+    except (OSError, ValueError, TypeError, UnsafeFile):
         return set()
 
 
@@ -42,9 +43,11 @@ def publish(root: Path, docs_dir: Path, entries: list[Entry]) -> list[str]:
     written = []
     for uri, source in sorted(wanted.items()):
         target = docs_dir / uri
-        content = source if isinstance(source, bytes) else Path(source).read_bytes()
-        same = target.is_file() and target.read_bytes() == content
-        if target.exists() and uri not in before and not same:
+        # Only a regular file inside its own folder is copied (core/safefs.py); what is there
+        # already is compared only when it is one too (never a FIFO, a device or a symlink out).
+        content = source if isinstance(source, bytes) else read_bytes(Path(source), inside=Path(source).parent)
+        same = is_regular(target, inside=docs_dir) and read_bytes(target, inside=docs_dir) == content
+        if os.path.lexists(target) and uri not in before and not same:
             raise LdrError(
                 f"{target.relative_to(root) if target.is_relative_to(root) else target}: the site "
                 f"publishes {uri} from {_origin(root, source)}, and docs/ has its own file there; "

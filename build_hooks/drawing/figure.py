@@ -20,6 +20,7 @@ from pathlib import Path
 
 from build_hooks.core.errors import DirectiveError, DrawingError
 from build_hooks.core.options import check_options
+from build_hooks.core.safefs import LIMITS, UnsafeFile, check_regular, read_text
 from .cache import default_dir, render_file
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes
@@ -29,12 +30,14 @@ EXCALIDRAW = "https://excalidraw.com/"  # a plain link the reader may follow; th
 ZOOM_HINT = "Tap the drawing to see it full screen; pinch or scroll to zoom."
 
 
-def _scene_text(path: Path) -> str:
+def _scene_text(path: Path, base: Path) -> str:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_text(path, inside=base, limit="scene"))
+    except (OSError, ValueError, RecursionError, UnsafeFile):
         return ""
-    texts = [str(e.get("text", "")).replace("\n", " ").strip() for e in data.get("elements", [])
+    if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
+        return ""
+    texts = [str(e.get("text", "")).replace("\n", " ").strip() for e in data["elements"]
              if isinstance(e, dict) and e.get("type") == "text" and not e.get("isDeleted")]
     return ", ".join(t for t in texts if t)
 
@@ -50,10 +53,18 @@ def _resolve(options: dict, ctx) -> tuple[str, Path]:
     if base not in path.parents or not src.endswith(".excalidraw"):
         raise DirectiveError(f"figure: {src!r} is not a .excalidraw file under drawings/; "
                              "give a path relative to drawings/, e.g. `src: floors.excalidraw`")
-    if not path.is_file():
+    try:  # only a regular file inside drawings/: a symlink leaving it, a FIFO or a device is refused
+        info = check_regular(path, inside=base)
+    except UnsafeFile as exc:
+        raise DirectiveError(f"figure: drawings/{src} is {exc.what}; it is neither read nor published; "
+                             f"fix: {exc.fix}") from None
+    except OSError:
         known = sorted(p.name for p in base.glob("*.excalidraw")) if base.is_dir() else []
         raise DirectiveError(f"figure: drawings/{src} does not exist; save the scene there"
-                             + (f" (existing: {', '.join(known)})" if known else ""))
+                             + (f" (existing: {', '.join(known)})" if known else "")) from None
+    if info.st_size > LIMITS["scene"]:
+        raise DirectiveError(f"figure: drawings/{src} holds {info.st_size:,} bytes, over the limit of "
+                             f"{LIMITS['scene']:,} for a scene; fix: make it smaller (embedded images weigh most)")
     return src, path
 
 
@@ -67,10 +78,10 @@ def render_fence(options: dict, ctx) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(src).with_suffix("").as_posix()).strip("-")
     ident = f"{stem}-{re.sub(r'[^A-Za-z0-9_-]+', '-', frame).strip('-')}" if frame else stem
     try:
-        svg = render_file(path, cache_dir=default_dir(ctx.root), frame=frame, source=src, id_prefix=f"{ident}-")
+        svg = render_file(path, cache_dir=default_dir(ctx.root), frame=frame, source=f"drawings/{src}", id_prefix=f"{ident}-")
     except DrawingError as exc:
         raise DirectiveError(f"figure: {exc}") from exc
-    alt = options.get("alt") or _scene_text(path) or f"Drawing {src}"
+    alt = options.get("alt") or _scene_text(path, ctx.folders.drawings) or f"Drawing {src}"
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(str(alt), quote=True)}" ', 1)
     caption = options.get("caption")
     link = (f'<a class="ldr-figure-edit" href="{escape(ctx.site_path("drawings/" + src), quote=True)}" download>'

@@ -34,7 +34,7 @@ def _complete_text(elements: list[dict], by_id: dict[str, dict]) -> list[dict]:
     """Text written by hand (no measured box yet) gets measured, and wrapped into its container."""
     out = []
     for el in elements:
-        if el["type"] == "text" and not el["width"] and (el.get("text") or el.get("originalText")):
+        if el["type"] == "text" and not el.get("width") and (el.get("text") or el.get("originalText")):
             container = by_id.get(el.get("containerId") or "")
             if container is not None and container["type"] not in ("arrow", "line"):
                 el = layout_bound(el, container)

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 
 from build_hooks.core.errors import DrawingError
+from build_hooks.core.safefs import UnsafeFile, read_text
+from . import limits
 from .fonts import DEFAULT_FAMILY, FAMILIES, family
 
 ELEMENT_TYPES = {"rectangle", "diamond", "ellipse", "line", "arrow", "freedraw", "text", "image", "frame",
@@ -22,6 +24,7 @@ DEFAULTS = {
     "strokeWidth": 2, "strokeStyle": "solid", "roughness": 1, "opacity": 100, "groupIds": [],
     "frameId": None, "seed": 1, "link": None, "locked": False, "isDeleted": False,
 }
+SEED_RANGE = 2 ** 53  # the app's seeds are 31-bit integers
 
 
 def load(scene: dict | str | Path, source: str = "<scene>") -> dict:
@@ -33,10 +36,14 @@ def load(scene: dict | str | Path, source: str = "<scene>") -> dict:
         scene = Path(scene.strip())  # a file name given as text
     if isinstance(scene, Path):
         source = str(scene) if source == "<scene>" else source
-        try:
-            text = scene.read_text(encoding="utf-8")
+        try:  # a FIFO, a device or an oversized file is refused (core/safefs.py), never waited on
+            text = read_text(scene, limit="scene")
+        except UnsafeFile as exc:
+            raise DrawingError(f"{source}: {exc.what}; fix: {exc.fix}") from exc
         except OSError as exc:
             raise DrawingError(f"{source}: cannot read the drawing ({exc.strerror}); check the path") from exc
+        except UnicodeDecodeError as exc:
+            raise DrawingError(f"{source}: not UTF-8 text (byte {exc.start}); re-save the file from Excalidraw") from exc
     else:
         text = scene
     try:
@@ -44,6 +51,9 @@ def load(scene: dict | str | Path, source: str = "<scene>") -> dict:
     except json.JSONDecodeError as exc:
         raise DrawingError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}; "
                            "re-save the file from Excalidraw or fix the JSON by hand") from exc
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number; arrays nested 100,000 deep
+        raise DrawingError(f"{source}: not a scene Excalidraw writes ({type(exc).__name__}: {str(exc)[:80]}); "
+                           "re-save the file from Excalidraw") from exc
     if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
         raise DrawingError(f"{source}: not an Excalidraw scene (no \"elements\" list); "
                            "export it from Excalidraw with File > Save as")
@@ -94,14 +104,15 @@ def _restore_element(raw: dict, source: str) -> dict:
     if "boundElements" not in raw:
         el["boundElements"] = [{"id": i, "type": "arrow"} for i in raw.get("boundElementIds") or []]
     el.pop("boundElementIds", None)
+    who = f"element {eid!r} ({kind})"
     for k in ("x", "y", "width", "height", "angle", "strokeWidth", "opacity", "roughness", "fontSize", "seed"):
         if k not in el:
             continue
         v = el[k] if el[k] is not None else (0 if k in ("x", "y", "width", "height", "angle") else DEFAULTS.get(k))
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise DrawingError(f"{source}: element {eid!r} has {k} = {v!r}, which is not a number; "
-                               "set it to a number (or re-save the scene from Excalidraw)")
-        el[k] = int(v) if k == "seed" else float(v)
+        if k == "seed":
+            el[k] = int(limits.number(v, k, source, who, -SEED_RANGE, SEED_RANGE))
+        else:
+            el[k] = limits.number(v, k, source, who, *limits.LIMITS.get(k, (-limits.MAX_COORD, limits.MAX_COORD)))
     if kind == "text":
         _legacy_font(el, raw)
         if el.get("fontFamily") is None:
@@ -119,6 +130,7 @@ def _restore_element(raw: dict, source: str) -> dict:
         if not el.get("lineHeight"):
             el["lineHeight"] = _line_height(el)
     if kind in ("line", "arrow", "freedraw"):
+        limits.check_points(el, source, who)
         try:
             el["points"] = [[float(p[0]), float(p[1])] for p in el.get("points") or []] or [[0.0, 0.0]]
         except (TypeError, ValueError, IndexError) as exc:
@@ -141,12 +153,15 @@ def _restore_element(raw: dict, source: str) -> dict:
 def restore(data: dict, source: str = "<scene>") -> dict:
     """A normalised copy of the scene: ``{"elements", "appState", "files"}``, deleted elements gone."""
     elements = []
+    limits.check_counts(data.get("elements", []), source)
     for n, raw in enumerate(data.get("elements", [])):
         if not isinstance(raw, dict):
             raise DrawingError(f"{source}: an element is not a JSON object ({raw!r:.40}); remove it")
         if raw.get("isDeleted"):
             continue
+        limits.check_element(raw, n, source)  # before any arithmetic on it
         el = _restore_element(raw, source)
+        limits.check_element(el, n, source)  # what restore derived (a legacy font's size, a line height)
         if not isinstance(el.get("id"), str) or not el["id"]:
             el["id"] = f"element-{n}"  # hand-written scenes may omit ids; renders need one
         if el["type"] == "selection":
@@ -156,9 +171,16 @@ def restore(data: dict, source: str = "<scene>") -> dict:
     for el in elements:  # a bound text whose container is gone becomes free text, as repairBindings does
         if el["type"] == "text" and el.get("containerId") and el["containerId"] not in ids:
             el["containerId"] = None
-    app = dict(data.get("appState") or {})
+    app = data.get("appState") or {}
+    if not isinstance(app, dict):
+        raise DrawingError(f"{source}: \"appState\" is not an object; re-save the scene from Excalidraw")
+    app = dict(app)
     app.setdefault("viewBackgroundColor", "#ffffff")
+    if not isinstance(app["viewBackgroundColor"], str):
+        raise DrawingError(f"{source}: appState.viewBackgroundColor is not a colour (text); "
+                           "re-save the scene from Excalidraw")
     files = data.get("files") or {}
+    limits.check_files(files, source)
     for el in elements:
         if el["type"] == "image":
             fid = el.get("fileId")

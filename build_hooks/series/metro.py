@@ -14,20 +14,18 @@ import functools
 import html as _html
 from pathlib import Path
 
-import yaml
-
 from build_hooks.core.context import Context
+from build_hooks.core.cache import file_stamp
 from build_hooks.core.errors import DirectiveError
+from .pagetheme import read_data
 
 LINES_FILE = Path("data") / "reading-lines.yml"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @functools.lru_cache(maxsize=4)
-def _parse(path: str, mtime_ns: int):
+def _parse(path: str, stamp: tuple | None):
     """The lines file, parsed once per change (read-only: callers must not modify it)."""
-    with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_LOADER)
+    return read_data(Path(path), LINES_FILE.as_posix())
 LANE_X0, LANE_GAP, TOP, ROW, LABEL_GAP = 22, 24, 18, 38, 22
 esc = _html.escape
 
@@ -35,9 +33,9 @@ esc = _html.escape
 def load_lines(root: Path) -> dict:
     path = Path(root) / LINES_FILE
     try:
-        doc = _parse(str(path), path.stat().st_mtime_ns)
-    except (OSError, yaml.YAMLError) as exc:
-        raise DirectiveError(f"reading-lines: cannot read {path}: {exc}") from exc
+        doc = _parse(str(path), file_stamp(path))
+    except DirectiveError as exc:
+        raise DirectiveError(f"reading-lines: {exc}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("parts"), list) or not isinstance(doc.get("lines"), list):
         raise DirectiveError(f"reading-lines: {path} needs 'parts' and 'lines' lists")
     parts = {p["n"]: p for p in doc["parts"] if isinstance(p, dict) and "n" in p}

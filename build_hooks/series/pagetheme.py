@@ -15,9 +15,12 @@ from pathlib import Path
 
 import yaml
 
+from build_hooks.core.cache import file_stamp
 from build_hooks.core.errors import DirectiveError
+from build_hooks.core.safefs import UnsafeFile, read_text
 
 FLOORS_FILE = Path("data") / "floors.yml"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _HEADING = re.compile(r"<h([1-6])((?:\s+[^>]*)?)>", re.IGNORECASE)
 _ATTR = re.compile(r'([A-Za-z_:][-\w:.]*)\s*=\s*"([^"]*)"')
@@ -25,9 +28,8 @@ _CLASS_ATTR = re.compile(r'\bclass\s*=\s*"([^"]*)"')
 
 
 @lru_cache(maxsize=8)
-def _load_floors(path: str, mtime: float) -> tuple[dict, ...]:
-    with open(path, encoding="utf-8") as fh:
-        doc = yaml.safe_load(fh) or {}
+def _load_floors(path: str, stamp: tuple | None) -> tuple[dict, ...]:
+    doc = read_data(Path(path), FLOORS_FILE.as_posix()) or {}
     floors = doc.get("floors") if isinstance(doc, dict) else None
     if not isinstance(floors, list) or not floors:
         raise DirectiveError(f"{path}: expected a 'floors' list of {{id, label, description}}")
@@ -44,7 +46,23 @@ def _load_floors(path: str, mtime: float) -> tuple[dict, ...]:
 def load_floors(root: Path) -> list[dict]:
     """The eight floors, top to bottom, from ``data/floors.yml``."""
     path = Path(root) / FLOORS_FILE
-    return list(_load_floors(str(path), path.stat().st_mtime))
+    return list(_load_floors(str(path), file_stamp(path)))
+
+
+def read_data(path: Path, shown: str):
+    """A ``data/`` YAML file (``shown`` names it in messages), parsed; only a regular file inside
+    ``data/`` (core/safefs.py: a symlink leaving it, a FIFO or a device is refused, never waited
+    on). Problems are a DirectiveError naming the file and the fix."""
+    try:
+        text = read_text(path, inside=path.parent, limit="data")
+    except UnsafeFile as exc:
+        raise DirectiveError(f"{shown} is {exc.what}: the build does not read it; fix: {exc.fix}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DirectiveError(f"{shown}: cannot read it ({exc}); fix: save it as UTF-8 text") from None
+    try:
+        return yaml.load(text, Loader=_LOADER)
+    except yaml.YAMLError as exc:
+        raise DirectiveError(f"{shown}: not valid YAML ({exc})") from None
 
 
 def find_floor_sections(html: str) -> list[dict]:
