@@ -38,6 +38,7 @@ from .discovery import discover
 from .errors import DirectiveError, LdrError
 from .history import all_versions, corrupt_files, current_version, records_at, version_key
 from .pin import public_version
+from .schema import version_dir
 from build_hooks.render.drift import html_document, html_fragment, ratio_text
 from .store import Record, Store
 
@@ -164,7 +165,7 @@ class Drift:
 
 def default_versions(store: Store, from_version: str | None, to_version: str | None) -> tuple[str, str]:
     known = all_versions(store)
-    to_version = public_version(to_version) if to_version else current_version(store)
+    to_version = _given(to_version, known) if to_version else current_version(store)
     if to_version is None:
         raise LdrError("no records yet: run `ldr run` first")
     if from_version is None:
@@ -174,11 +175,20 @@ def default_versions(store: Store, from_version: str | None, to_version: str | N
                            f"proofs/_results/_history/ (recorded: {', '.join(known) or 'none'}); "
                            "history is kept when `ldr run` re-measures under a new pin")
         from_version = older[-1]
-    from_version = public_version(from_version)
+    from_version = _given(from_version, known)
     for version in (from_version, to_version):
         if version not in known:
             raise LdrError(f"torch {version} is not recorded; recorded versions: {', '.join(known) or 'none'}")
     return from_version, to_version
+
+
+def _given(version: str, known: list[str]) -> str:
+    """A version asked for (``--from``, a drift-report fence), parsed: a folder name, never text."""
+    try:
+        return version_dir(version)
+    except ValueError:
+        raise LdrError(f"{version!r} is not a torch version (PEP 440, such as 2.14.1); recorded "
+                       f"versions: {', '.join(known) or 'none'}") from None
 
 
 def ratio(old, new) -> float | None:
@@ -224,7 +234,8 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
     report = Drift(from_version, to_version, claims_checked=api is not None,
                    only_from=[".".join(k) for k in sorted(set(old) - set(new))],
                    only_to=[".".join(k) for k in sorted(set(new) - set(old))],
-                   problems=[f"{c.path}: {c.reason} (skipped)" for c in corrupt_files(store)])
+                   problems=[f"{c.path}: {c.reason} (skipped)" for c in corrupt_files(store)]
+                   + noise.problems(store))
     for key in sorted(set(old) & set(new)):
         name, device_class = key
         report.compared += 1

@@ -9,6 +9,11 @@ next to the record (never inside it, so the record format is unchanged)::
 
 ``spread`` is, per numeric data key, (max - min) / |median| over the N runs. ``ldr drift``
 treats a value whose ratio stays within max(spread, declared tolerance) of 1 as noise.
+Every field of a noise file is parsed into its strict type when it is read (:func:`parse`:
+the proof name, device class, PEP 440 torch version, run count, UTC time, and finite
+non-negative spreads); a file that is not one is ignored by drift and named in its problems.
+The folder is the parsed version's normalised public string, inside the results folder.
+
 A proof may also declare a tolerance in its options, for all keys or per key (a key also
 covers everything under it)::
 
@@ -20,14 +25,19 @@ from __future__ import annotations
 
 import ast
 import json
+import math
+import os
 import statistics
 from pathlib import Path
 
+from .discovery import NAME
 from .errors import LdrError
-from .pin import public_version
-from .store import Record, Store
+from .safefs import UnsafeFile, check_inside, read_text
+from .schema import DEVICE_CLASSES, MAX_TEXT, show, timestamp, version_dir
+from .store import Record, Store, atomic_write
 
 NOISE_DIR = "_noise"
+MAX_RUNS = 10_000
 
 
 def numeric(value) -> bool:
@@ -56,33 +66,109 @@ def spread(records: list[Record]) -> dict[str, float]:
 
 
 def folder(store: Store, version: str) -> Path:
-    return Path(store.dir) / NOISE_DIR / public_version(version)
+    """``_noise/<version>`` (raises ValueError for a string that is not a PEP 440 version,
+    UnsafeFile for a folder that leads outside the results folder)."""
+    return check_inside(Path(store.dir) / NOISE_DIR / version_dir(version), store.dir)
 
 
-def write(store: Store, record: Record, records: list[Record]) -> Path:
-    body = {"format": 1, "proof": record.proof, "device_class": record.device_class,
-            "torch": public_version(record.torch), "runs": len(records),
-            "measured_at": record.measured_at, "spread": spread(records)}
-    path = folder(store, record.torch) / f"{record.proof}.{record.device_class}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(body, indent=2, sort_keys=True) + "\n"
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+def _path(store: Store, version: str, proof: str, device_class: str) -> Path:
+    if not NAME.fullmatch(proof) or device_class not in DEVICE_CLASSES:
+        raise ValueError(f"not a proof and device class: {proof!r}, {device_class!r}")
+    return folder(store, version) / f"{proof}.{device_class}.json"
+
+
+def _spread_ok(value) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and len(k) <= MAX_TEXT and numeric(v) and math.isfinite(v) and v >= 0
+        for k, v in value.items())
+
+
+_FIELDS = {
+    "format": (lambda v: v == 1, "1"),
+    "proof": (lambda v: isinstance(v, str) and bool(NAME.fullmatch(v)), "a proof name"),
+    "device_class": (lambda v: v in DEVICE_CLASSES, f"one of {', '.join(DEVICE_CLASSES)}"),
+    "torch": (lambda v: _parses(version_dir, v), "a PEP 440 version such as 2.14.1"),
+    "runs": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= MAX_RUNS,
+             f"a number of runs from 2 to {MAX_RUNS:,}"),
+    "measured_at": (lambda v: _parses(timestamp, v), "an ISO 8601 UTC time such as 2026-12-01T09:48:41Z"),
+    "spread": (_spread_ok, "an object of data keys to finite non-negative ratios"),
+}
+
+
+def _parses(parse, value) -> bool:
+    try:
+        parse(value)
+    except ValueError:
+        return False
+    return True
+
+
+def parse(text: str, record: Record | None = None) -> dict:
+    """A noise file's text as its checked body (raises ValueError naming the field); with
+    ``record``, the file must be the one of its proof, device class and torch version."""
+    try:
+        body = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to parse") from None
+    if not isinstance(body, dict):
+        raise ValueError("not a noise file (a JSON object)")
+    for name, (check, what) in _FIELDS.items():
+        if name not in body:
+            raise ValueError(f"field {name} is missing")
+        if not check(body[name]):
+            raise ValueError(f"field {name} must be {what}, not {show(body[name])}")
+    if record is not None and (body["proof"], body["device_class"], version_dir(body["torch"])) != (
+            record.proof, record.device_class, version_dir(record.torch)):
+        raise ValueError(f"holds {body['proof']}.{body['device_class']} under torch {body['torch']}, "
+                         f"not {record.proof}.{record.device_class} under {record.torch}")
+    return {name: body[name] for name in _FIELDS}
+
+
+def save(store: Store, body: dict) -> Path:
+    """Write a checked noise body (atomically) where its fields say."""
+    path = _path(store, body["torch"], body["proof"], body["device_class"])
+    atomic_write(path, json.dumps(body, indent=2, sort_keys=True) + "\n")
     return path
 
 
+def write(store: Store, record: Record, records: list[Record]) -> Path:
+    return save(store, {"format": 1, "proof": record.proof, "device_class": record.device_class,
+                        "torch": version_dir(record.torch), "runs": len(records),
+                        "measured_at": record.measured_at, "spread": spread(records)})
+
+
 def read(store: Store, version: str, proof: str, device_class: str) -> dict[str, float]:
-    """The measured spread per key ({} when none was measured or the file is unreadable)."""
-    path = folder(store, version) / f"{proof}.{device_class}.json"
+    """The measured spread per key ({} when none was measured, or the file is not a noise
+    file of this proof: :func:`problems` names those)."""
     try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        path = _path(store, version, proof, device_class)
+        body = parse(read_text(path, inside=store.dir, limit="record"))
+    except (OSError, ValueError, UnsafeFile):
         return {}
-    found = body.get("spread") if isinstance(body, dict) else None
-    if not isinstance(found, dict):
+    if (body["proof"], body["device_class"], version_dir(body["torch"])) != (proof, device_class, version_dir(version)):
         return {}
-    return {k: float(v) for k, v in found.items() if numeric(v)}
+    return {k: float(v) for k, v in body["spread"].items()}
+
+
+def problems(store: Store) -> list[str]:
+    """Every noise file that cannot be read or is not a noise file, named (``ldr drift``)."""
+    root = Path(store.dir) / NOISE_DIR
+    if not root.is_dir() or os.path.islink(root):
+        return []
+    out = []
+    for version in sorted(os.listdir(root)):
+        where = root / version
+        if not where.is_dir() or os.path.islink(where):
+            continue
+        for name in sorted(os.listdir(where)):
+            if name.endswith(".json") and not name.startswith("."):
+                try:
+                    parse(read_text(where / name, inside=store.dir, limit="record"))
+                except UnsafeFile as exc:
+                    out.append(f"{where / name}: {exc.what} (skipped)")
+                except (OSError, ValueError) as exc:
+                    out.append(f"{where / name}: {exc} (skipped)")
+    return out
 
 
 def declared(path: Path) -> dict[str, float] | float:
@@ -120,7 +206,7 @@ def allowance(key: str, tolerance, *spreads: dict[str, float]) -> float:
     return max([tolerance_for(key, tolerance), *(s.get(key, 0.0) for s in spreads)])
 
 
-__all__ = ["allowance", "declared", "read", "spread", "write"]
+__all__ = ["allowance", "declared", "parse", "problems", "read", "save", "spread", "write"]
 
 
 def record_noise(store: Store, runs: dict[tuple[str, str], list[Record]], repeat: int) -> list[Path]:

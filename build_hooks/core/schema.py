@@ -1,30 +1,114 @@
-"""Type checks for result records: every field of a record read from disk has its kind.
+"""Type checks for result records: every field read from disk is parsed into a strict type.
 
 Kept apart from the store so that the store stays about files; messages name the field and
-what it must be (``field wall_s must be a number, not 'slow'``).
+what it must be (``field wall_s must be a number, not 'slow'``). A field first has its JSON
+kind (a string, a number...), then its strict form: ``torch`` a PEP 440 version,
+``measured_at`` an ISO 8601 UTC time, ``proof`` a proof name as discovery accepts it,
+``device_class`` and ``status`` one of their fixed sets, hashes 64 hex digits, lines at most
+:data:`MAX_LINE` characters (a longer stdout line must be a data line, which pages never
+show). Nothing read from a record ever becomes a path as text: a folder named after a torch
+version is :func:`version_dir`, the parsed version's normalised public string. Dates compare
+as :func:`timestamp` (datetimes), versions as :func:`torch_version`, never as strings.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+import re
 from dataclasses import fields
+
+from packaging.version import InvalidVersion, Version
+
+from .datalines import parse_output
+from .discovery import NAME
+
+DEVICE_CLASSES = ("cpu", "cuda", "mps")
+STATUSES = ("ok", "failed", "timeout", "killed", "output-limit")
+MAX_LINE = 10_000  # characters in one line of output (a data line may be longer: pages hide it)
+MAX_TEXT = 1_000   # characters in a short field (python, os, machine, device, torch_build)
+MAX_DEPTH = 64     # levels of nesting in data
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
+DATA_KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")  # as a data line names it (core/datalines.py)
+STAMP = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|\+00:00)$")
+VERSION_HINT = "a PEP 440 version such as 2.14.1"
+STAMP_HINT = "an ISO 8601 UTC time such as 2026-12-01T09:48:41Z"
 
 
 def refuse_constant(name: str):
     raise ValueError(f"non-finite number {name} (standard JSON has none)")
 
 
+def torch_version(value) -> Version:
+    """``value`` as a PEP 440 version (raises ValueError: ``nightly`` or ``../x`` is none)."""
+    if not isinstance(value, str) or len(value) > 100 or value != value.strip():
+        raise ValueError(f"not {VERSION_HINT}: {show(value)}")
+    try:
+        return Version(value)
+    except InvalidVersion:
+        raise ValueError(f"not {VERSION_HINT}: {show(value)}") from None
+
+
+def version_dir(value) -> str:
+    """The folder name for a torch version: the parsed version's normalised public string
+    (``2.13.0+cpu`` -> ``2.13.0``); only digits, letters, ``.`` and ``!`` (raises ValueError)."""
+    return torch_version(value).public
+
+
+def timestamp(value) -> dt.datetime:
+    """An ISO 8601 UTC time (``2026-12-01T09:48:41Z``) as an aware datetime (raises ValueError)."""
+    if not isinstance(value, str) or not STAMP.fullmatch(value):
+        raise ValueError(f"not {STAMP_HINT}: {show(value)}")
+    try:
+        return dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"not {STAMP_HINT}: {show(value)}") from None
+
+
+def _parses(parse):
+    def check(value) -> bool:
+        try:
+            parse(value)
+        except ValueError:
+            return False
+        return True
+    return check
+
+
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-# kind -> (check, what it must be); a field not named in _FIELD_KINDS is a string, and
-# failure (an object or null) is checked by the store, field by field.
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_helper(name) -> bool:
+    return isinstance(name, str) and name.startswith("_") and name.endswith(".py") and name[:-3].isidentifier()
+
+
+def _depth(node, limit: int) -> int:
+    """How deep ``node`` nests, counting no further than ``limit + 1`` (no recursion)."""
+    deepest, todo = 0, [(node, 0)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if level > limit:
+            break
+        if isinstance(item, dict):
+            todo.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            todo.extend((v, level + 1) for v in item)
+    return deepest
+
+
+# kind -> (check, what it must be). Each field has a JSON kind (the first check) and, in
+# _STRICT, a strict form; failure (an object or null) is checked by the store, field by field.
 _KINDS = {
     "str": (lambda v: isinstance(v, str), "a string"),
-    "int|None": (lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)), "an integer or null"),
+    "int|None": (lambda v: v is None or _is_int(v), "an integer or null"),
     "float": (_is_number, "a number"),
-    "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "int": (_is_int, "an integer"),
     "list[str]": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of strings"),
     "dict": (lambda v: isinstance(v, dict), "an object"),
     "dict[str,str]": (lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
@@ -33,6 +117,27 @@ _KINDS = {
 _FIELD_KINDS = {"returncode": "int|None", "signal": "int|None", "wall_s": "float", "format": "int",
                 "stdout": "list[str]", "stderr": "list[str]", "stderr_tail": "list[str]",
                 "problems": "list[str]", "data": "dict", "helpers": "dict[str,str]"}
+_SHORT = (lambda v: len(v) <= MAX_TEXT, f"a string of at most {MAX_TEXT:,} characters")
+_CODE = (lambda v: v is None or -2**31 <= v < 2**31, "an integer of 32 bits or null")
+_STRICT = {
+    "proof": (lambda v: bool(NAME.fullmatch(v)),
+              "a proof name (lowercase letters, digits and underscores, starting with a letter)"),
+    "device_class": (lambda v: v in DEVICE_CLASSES, f"one of {', '.join(DEVICE_CLASSES)}"),
+    "status": (lambda v: v in STATUSES, f"one of {', '.join(STATUSES)}"),
+    "torch": (_parses(torch_version), VERSION_HINT),
+    "torch_build": (_parses(torch_version), "a PEP 440 version such as 2.14.1+cpu"),
+    "measured_at": (_parses(timestamp), STAMP_HINT),
+    "script_sha256": (lambda v: bool(SHA256.fullmatch(v)), "a SHA-256 (64 lowercase hex digits)"),
+    "helpers": (lambda v: all(_is_helper(k) and SHA256.fullmatch(h) for k, h in v.items()),
+                "an object of helper files (_name.py) to SHA-256s (64 lowercase hex digits)"),
+    "wall_s": (lambda v: math.isfinite(v) and v >= 0, "a non-negative number"),
+    "returncode": _CODE, "signal": _CODE,
+    "data": (lambda v: all(isinstance(k, str) and DATA_KEY.fullmatch(k) for k in v)
+             and _depth(v, MAX_DEPTH) <= MAX_DEPTH,
+             f"an object of NAME keys (capitals, digits, _) nested at most {MAX_DEPTH} deep"),
+    "python": _SHORT, "os": _SHORT, "machine": _SHORT, "device": _SHORT,
+    "message": (lambda v: len(v) <= MAX_LINE, f"a string of at most {MAX_LINE:,} characters"),
+}
 
 
 def show(value) -> str:
@@ -40,13 +145,30 @@ def show(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def long_line(name: str, lines: list[str]) -> str | None:
+    """Why a list of output lines breaks the line bound (None: it does not)."""
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE and not (name == "stdout" and not parse_output([line]).visible):
+            return (f"field {name} line {number} is {len(line):,} characters long, over the bound of "
+                    f"{MAX_LINE:,} (only a data line NAME=<json> may be longer)")
+    return None
+
+
 def check_fields(body: dict, cls, prefix: str) -> None:
     for f in fields(cls):
         if f.name not in body or f.name == "failure":
             continue
+        value = body[f.name]
         check, what = _KINDS[_FIELD_KINDS.get(f.name, "str")]
-        if not check(body[f.name]):
-            raise ValueError(f"field {prefix}{f.name} must be {what}, not {show(body[f.name])}")
+        if not check(value):
+            raise ValueError(f"field {prefix}{f.name} must be {what}, not {show(value)}")
+        check, what = _STRICT.get(f.name, (None, ""))
+        if check is not None and not check(value):
+            raise ValueError(f"field {prefix}{f.name} must be {what}, not {show(value)}")
+        if _FIELD_KINDS.get(f.name) == "list[str]":
+            problem = long_line(prefix + f.name, value)
+            if problem:
+                raise ValueError(problem)
 
 
 def non_finite(node, path: str = "") -> str | None:

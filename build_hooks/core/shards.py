@@ -4,12 +4,16 @@
 own layout) instead of ``proofs/_results``; what is already fresh in the store is not rerun.
 ``ldr merge DIR...`` brings shards home:
 
-* the same proof, device and torch version recorded twice keeps the newer run (measured_at);
-  a run under the pin beats one under another version; a replaced run of another version
-  goes to history (see history.py), so nothing is lost;
-* a shard record made from another script than today's ``proofs/<proof>.py`` is refused,
-  naming the proof; a shard file that does not parse is named and skipped; the store is
-  never touched by either;
+* the same proof, device and torch version recorded twice keeps the newer run (measured_at,
+  compared as times); a run under the pin beats one under another version; a replaced run
+  of another version goes to history (see history.py), and a good record replaced by a newer
+  run of its own version goes to ``_history/<version>/_replaced/``, so nothing is lost;
+* a shard record made from another script than today's ``proofs/<proof>.py``, or with
+  another version of a local helper it imports, is refused, naming the proof (and the
+  helper); a shard file that does not parse, or whose fields are not of their strict types
+  (core/schema.py), is named and skipped; so is a FIFO, a device, a socket, a symlink leading
+  out of the shard or a file over the record size limit (read through core/safefs.py, never
+  waited on); the store is never touched by any of them;
 * an accelerator record made under another torch than the pin (a GPU box with an older
   torch) merges as what it is: it becomes the current record of its device class, marked
   foreign in ``proofs/_results/_foreign/<proof>.<device>.json``; pages show its own version
@@ -21,14 +25,20 @@ own layout) instead of ``proofs/_results``; what is already fresh in the store i
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .history import store_at, version_key, version_store, write_record
+from . import noise
+from .discovery import NAME
+from .history import keep_replaced, newer, version_key, version_store, write_record
 from .pin import public_version
+from .safefs import UnsafeFile, check_inside, read_text
+from .schema import timestamp, version_dir
 from .store import DEVICE_CLASSES, Corrupt, Record, Store, store_lock
 
 FOREIGN_DIR = "_foreign"
+MARKER_LIMIT = 64 * 1024  # bytes: a foreign marker is a few lines
 
 
 class ShardStore(Store):
@@ -52,26 +62,32 @@ class ShardStore(Store):
 
 # -- foreign markers ---------------------------------------------------------
 def marker_path(store: Store, proof: str, device_class: str) -> Path:
-    return Path(store.dir) / FOREIGN_DIR / f"{proof}.{device_class}.json"
+    """``_foreign/<proof>.<device>.json``; the names are checked (a proof name, a device class)
+    and the path must stay inside the store (raises ValueError or UnsafeFile)."""
+    if not NAME.fullmatch(proof) or device_class not in DEVICE_CLASSES:
+        raise ValueError(f"not a proof and device class: {proof!r}, {device_class!r}")
+    return check_inside(Path(store.dir) / FOREIGN_DIR / f"{proof}.{device_class}.json", store.dir)
 
 
 def is_foreign(store: Store, record: Record) -> bool:
-    """Whether ``record`` is the accelerator record a merge kept as foreign."""
+    """Whether ``record`` is the accelerator record a merge kept as foreign: its marker names
+    the same version and the same time (parsed: a marker that does not parse marks nothing)."""
     if record.device_class == "cpu":
         return False
     try:
-        body = json.loads(marker_path(store, record.proof, record.device_class).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        path = marker_path(store, record.proof, record.device_class)
+        body = json.loads(read_text(path, inside=store.dir, limit=MARKER_LIMIT))
+        return (isinstance(body, dict) and version_dir(body.get("torch")) == version_dir(record.torch)
+                and timestamp(body.get("measured_at")) == timestamp(record.measured_at))
+    except (OSError, ValueError, UnsafeFile):
         return False
-    return (isinstance(body, dict) and body.get("torch") == public_version(record.torch)
-            and body.get("measured_at") == record.measured_at)
 
 
 def mark_foreign(store: Store, record: Record, pin: str, source: str) -> Path:
     path = marker_path(store, record.proof, record.device_class)
     path.parent.mkdir(parents=True, exist_ok=True)
     body = {"format": 1, "proof": record.proof, "device_class": record.device_class,
-            "torch": public_version(record.torch), "measured_at": record.measured_at,
+            "torch": version_dir(record.torch), "measured_at": record.measured_at,
             "device": record.device, "pin": pin, "source": source}
     path.write_text(json.dumps(body, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path
@@ -86,6 +102,7 @@ def clear_foreign(store: Store, proof: str, device_class: str) -> None:
 class MergeReport:
     merged: list[str] = field(default_factory=list)    # what became the current record
     archived: list[str] = field(default_factory=list)  # went to history only
+    replaced: list[str] = field(default_factory=list)  # the store's runs a newer one replaced, kept
     kept: list[str] = field(default_factory=list)      # the store's record was newer
     foreign: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
@@ -99,6 +116,7 @@ class MergeReport:
     def text(self) -> str:
         lines = []
         for label, items in (("merged", self.merged), ("to history", self.archived),
+                             ("replaced, kept in history", self.replaced),
                              ("kept the store's newer record", self.kept), ("foreign", self.foreign),
                              ("failed there, skipped", self.skipped), ("refused", self.refused),
                              ("corrupt, skipped", self.corrupt)):
@@ -110,32 +128,67 @@ class MergeReport:
 
 
 def shard_files(folder: Path) -> list[Path]:
+    """Every ``*.json`` under ``folder`` outside ``_*`` folders (symlinked folders are not
+    followed; a symlinked file is listed, and refused when read if it leads outside)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(folder)
-    return sorted(p for p in folder.rglob("*.json") if not any(part.startswith("_") for part in p.relative_to(folder).parts))
+    found = []
+    for where, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("_"))
+        found.extend(Path(where) / name for name in files if name.endswith(".json"))
+    return sorted(found)
 
 
-def read_shard_file(path: Path) -> Record | Corrupt:
+def read_shard_file(path: Path, root: Path | None = None) -> Record | Corrupt:
+    """The record in a shard file (read only as a regular file inside ``root``, the shard
+    folder, and at most the record size limit), or Corrupt naming what is wrong."""
     parts = path.name[: -len(".json")].rsplit(".", 1)
-    if len(parts) != 2 or parts[1] not in DEVICE_CLASSES:
+    if len(parts) != 2 or parts[1] not in DEVICE_CLASSES or not NAME.fullmatch(parts[0]):
         return Corrupt(path, "not a record file name (<proof>.<cpu|cuda|mps>.json)")
-    item = store_at(path.parent).read(parts[0], parts[1])
-    if item is None:
-        return Corrupt(path, "vanished while reading")
-    return item
+    try:
+        record = Record.from_text(read_text(path, inside=root or path.parent, limit="record"))
+    except UnsafeFile as exc:
+        return Corrupt(path, f"{exc.what}; it was not read")
+    except json.JSONDecodeError as exc:
+        return Corrupt(path, f"JSONDecodeError: {exc}")
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        return Corrupt(path, str(exc))
+    if (record.proof, record.device_class) != (parts[0], parts[1]):
+        return Corrupt(path, f"holds {record.proof}.{record.device_class}, not {parts[0]}.{parts[1]}")
+    return record
+
+
+def _same_release(version: str, pin: str) -> bool:
+    try:
+        return version_dir(version) == version_dir(pin)
+    except ValueError:  # a pin that is not PEP 440 (the pin's own check names it)
+        return public_version(version) == public_version(pin)
 
 
 def rank(record: Record, pin: str) -> tuple:
-    """Higher is better: under the pin, then the newer torch, then the newer run."""
-    under_pin = public_version(record.torch) == public_version(pin)
-    return (under_pin, version_key(record.torch), record.measured_at)
+    """Higher is better: under the pin, then the newer torch, then the newer run (a version
+    and a time compare parsed, never as text: ``zzzz`` is no time, and 2.10 > 2.9)."""
+    return (_same_release(record.torch, pin), version_key(record.torch), timestamp(record.measured_at))
+
+
+def helper_mismatch(recorded: dict, today: dict) -> list[str]:
+    """Each local helper whose hash differs between a record and today's proofs/ (named)."""
+    out = []
+    for name in sorted(set(recorded) | set(today)):
+        if name not in today:
+            out.append(f"proofs/{name} (imported there, not today)")
+        elif name not in recorded:
+            out.append(f"proofs/{name} (imported today, not there)")
+        elif recorded[name] != today[name]:
+            out.append(f"proofs/{name} (sha256 {recorded[name][:12]} there, {today[name][:12]} today)")
+    return out
 
 
 def merge(library, folders: list[Path]) -> MergeReport:
     """Merge shard folders into ``library.store`` (see the module docstring)."""
     store, pin, report = library.store, library.pin, MergeReport()
-    candidates: dict[tuple[str, str], list[tuple[Record, str]]] = {}
+    candidates: dict[tuple[str, str], list[tuple[Record, str, Path]]] = {}  # (record, file, shard)
     for folder in folders:
         try:
             files = shard_files(folder)
@@ -143,7 +196,7 @@ def merge(library, folders: list[Path]) -> MergeReport:
             report.corrupt.append(f"{folder}: no such shard folder")
             continue
         for path in files:
-            item = read_shard_file(path)
+            item = read_shard_file(path, Path(folder))
             if isinstance(item, Corrupt):
                 report.corrupt.append(f"{path}: {item.reason}")
                 continue
@@ -157,11 +210,17 @@ def merge(library, folders: list[Path]) -> MergeReport:
                     f"(sha256 {item.script_sha256[:12]}, today's proofs/{item.proof}.py is "
                     f"{proof.sha256[:12]}); rerun it there on this commit")
                 continue
+            helpers = helper_mismatch(item.helpers, proof.helper_hashes)
+            if helpers:
+                report.refused.append(
+                    f"{path}: proof {item.proof} was recorded with another version of its helpers: "
+                    f"{', '.join(helpers)}; rerun it there on this commit")
+                continue
             if not item.ok:
                 report.skipped.append(f"{path}: proof {item.proof} ({item.device_class}) never "
                                       f"succeeded there ({item.status}); nothing to bring home")
                 continue
-            candidates.setdefault((item.proof, item.device_class), []).append((item, str(path)))
+            candidates.setdefault((item.proof, item.device_class), []).append((item, str(path), Path(folder)))
     with store_lock(library.lock_path):  # never while a build writes the same records
         for (proof, device_class), found in sorted(candidates.items()):
             _merge_one(store, pin, proof, device_class, found, report)
@@ -169,25 +228,31 @@ def merge(library, folders: list[Path]) -> MergeReport:
 
 
 def _merge_one(store: Store, pin: str, proof: str, device_class: str,
-               found: list[tuple[Record, str]], report: MergeReport) -> None:
+               found: list[tuple[Record, str, Path]], report: MergeReport) -> None:
     label = f"{proof}.{device_class}"
     current = store.read(proof, device_class)
-    best, source = max(found, key=lambda pair: rank(pair[0], pin))
+    best, source, shard = max(found, key=lambda item: rank(item[0], pin))
     # Every other version seen goes to history (when newer than what history holds).
-    for record, _ in found:
-        if record is not best and public_version(record.torch) != public_version(best.torch):
+    for record, _, _ in found:
+        if record is not best and version_dir(record.torch) != version_dir(best.torch):
             _to_history(store, record, report, label)
     if isinstance(current, Record) and current.ok and rank(current, pin) >= rank(best, pin):
-        if public_version(best.torch) != public_version(current.torch):
+        if version_dir(best.torch) != version_dir(current.torch):
             _to_history(store, best, report, label)
         else:
             report.kept.append(f"{label}: store has torch {current.torch} from {current.measured_at}, "
                                f"shard {best.measured_at}")
         return
+    if isinstance(current, Record) and current.ok and version_dir(current.torch) == version_dir(best.torch):
+        kept = keep_replaced(store, current)  # a newer run of the same version: keep the old one
+        report.replaced.append(f"{label}: torch {current.torch} ({current.measured_at}) kept in "
+                               f"{kept.relative_to(store.dir)}")
     write_record(store, best)  # archives the replaced record when its torch differs
-    _bring_noise(store, best, Path(source))
+    problem = _bring_noise(store, best, Path(source), shard)
+    if problem:
+        report.corrupt.append(problem)
     where = f"{label} (torch {best.torch}, {best.measured_at}) from {source}"
-    if public_version(best.torch) != public_version(pin) and device_class != "cpu":
+    if not _same_release(best.torch, pin) and device_class != "cpu":
         mark_foreign(store, best, pin, source)
         report.foreign.append(f"{label}: measured on {best.device} under torch {best.torch} "
                               f"(the pin is {pin}); kept as the current {device_class} record")
@@ -196,22 +261,27 @@ def _merge_one(store: Store, pin: str, proof: str, device_class: str,
     report.merged.append(where)
 
 
-def _bring_noise(store: Store, record: Record, source: Path) -> None:
-    """The spread measured with ``ldr run --shard DIR --repeat N`` travels with its record."""
-    from .noise import NOISE_DIR
-
-    version = public_version(record.torch)
-    found = source.parent / NOISE_DIR / version / source.name
-    if found.is_file():
-        target = Path(store.dir) / NOISE_DIR / version / source.name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(found.read_bytes())
+def _bring_noise(store: Store, record: Record, source: Path, shard: Path) -> str | None:
+    """The spread measured with ``ldr run --shard DIR --repeat N`` travels with its record:
+    read only as a regular file inside the shard, checked field by field (noise.parse) and
+    written by noise.save; a noise file that is refused is named (the record still merges)."""
+    found = source.parent / noise.NOISE_DIR / version_dir(record.torch) / f"{record.proof}.{record.device_class}.json"
+    if not os.path.lexists(found):
+        return None
+    try:
+        body = noise.parse(read_text(found, inside=shard, limit="record"), record)
+    except UnsafeFile as exc:
+        return f"{found}: {exc.what}; the noise file was not brought home"
+    except (OSError, ValueError) as exc:
+        return f"{found}: {exc}; the noise file was not brought home"
+    noise.save(store, body)
+    return None
 
 
 def _to_history(store: Store, record: Record, report: MergeReport, label: str) -> None:
     archive = version_store(store, record.torch)
     there = archive.read(record.proof, record.device_class)
-    if isinstance(there, Record) and there.measured_at >= record.measured_at:
+    if isinstance(there, Record) and not newer(record, there):
         return
     archive.write(record)
     report.archived.append(f"{label}: torch {record.torch} ({record.measured_at}) kept in history")

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from .cache import StampTable
 from .errors import StoreError
-from .schema import check_fields, non_finite, refuse_constant, show
+from .safefs import LIMITS, UnsafeFile, read_text
+from .schema import DEVICE_CLASSES, check_fields, non_finite, refuse_constant, show
 
 FORMAT = 1
-DEVICE_CLASSES = ("cpu", "cuda", "mps")
 RESULTS_DIR = "_results"
 TMP_SUFFIX = ".tmp"
 LATER_FIELDS = ("problems", "helpers")
@@ -97,6 +97,13 @@ class Record:
         if body["failure"]:
             _drop_empty(body["failure"])
         try:
+            self.checked_body(json.loads(json.dumps(body)))  # what a reader would refuse is never written
+        except (ValueError, TypeError) as exc:
+            if non_finite(body) is None:
+                raise StoreError(f"proof {self.proof} ({self.device_class}): {exc}; the record was "
+                                 "not written. Fix: print shorter lines (or split the output), and "
+                                 "values of the documented kinds") from None
+        try:
             return json.dumps(body, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         except ValueError:
             where = non_finite(body) or "?"
@@ -120,7 +127,17 @@ class Record:
     @classmethod
     def checked_fields(cls, text: str) -> dict:
         """A record's text as the record's fields, every one type-checked (raises ValueError)."""
-        body = json.loads(text, parse_constant=refuse_constant)
+        if len(text) > LIMITS["record"]:
+            raise ValueError(f"{len(text):,} characters, over the record limit of {LIMITS['record']:,}")
+        try:
+            body = json.loads(text, parse_constant=refuse_constant)
+        except RecursionError:
+            raise ValueError("nested too deeply to parse") from None
+        return cls.checked_body(body)
+
+    @classmethod
+    def checked_body(cls, body) -> dict:
+        """:meth:`checked_fields` of a parsed JSON value (raises ValueError)."""
         if not isinstance(body, dict) or body.get("format") != FORMAT:
             raise ValueError(f"not a format-{FORMAT} record")
         names = {f.name for f in fields(cls)}
@@ -223,9 +240,11 @@ class Store:
                 if record.proof == proof and record.device_class == device_class:
                     return record
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path, inside=self.dir, limit="record")
         except FileNotFoundError:
             return None
+        except UnsafeFile as exc:  # a FIFO, a device, a symlink leaving the store, too large
+            return Corrupt(path, exc.what)
         except OSError as exc:
             return Corrupt(path, str(exc))
         try:
@@ -254,22 +273,10 @@ class Store:
         path = self.path(record.proof, record.device_class)
         path.parent.mkdir(parents=True, exist_ok=True)
         text = record.to_text()
-        with contextlib.suppress(OSError):
-            if path.read_text(encoding="utf-8") == text:
+        with contextlib.suppress(OSError, UnsafeFile, ValueError):  # a FIFO is replaced, never read
+            if read_text(path, inside=self.dir, limit=len(text.encode("utf-8"))) == text:
                 return path  # identical: leave the file (and git) untouched
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
-        try:
-            os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would hide records from others
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        return path
+        return atomic_write(path, text)
 
     def known(self) -> set[tuple[str, str]]:
         """(proof, device class) of every record file present (temporary files excluded)."""
@@ -303,6 +310,27 @@ class Store:
                 path.unlink()
                 removed.append(path)
         return removed
+
+
+def atomic_write(path: Path, text: str) -> Path:
+    """Replace ``path`` with ``text`` atomically (a temporary file beside it, then os.replace;
+    a symlink or FIFO at ``path`` is replaced, never written through)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would hide records from others
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:  # a full disk, seen at a flush
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
+    return path
 
 
 _UMASK: list[int] = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 DECIMAL_TEXT = re.compile(r"^(-?)(\d+)((?:\.\d+)?)$")
 UNITS = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
@@ -57,7 +57,10 @@ def sig(value: float, digits: int = 3) -> str:
 def fixed(value: float, decimals: int) -> str:
     """``decimals`` places, grouped, rounding the shortest decimal form half away from zero,
     as the browser's ``toLocaleString`` does (``1234.5`` -> ``1,235``; ``1.005`` -> ``1.01``)."""
-    exact = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    shortest = Decimal(repr(float(value)))
+    with localcontext() as context:  # every digit of any finite float (1e308, 5e-324) fits
+        context.prec = max(28, shortest.adjusted() + decimals + 3)
+        exact = shortest.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     return f"{exact:,.{decimals}f}"
 
 

@@ -73,7 +73,8 @@ def setup(project, page=PAGE):
     record(project, "gone", torch="2.12.0", folder=old)
     spread = project.root / "proofs" / "_results" / "_noise" / PIN / "toll.cpu.json"
     spread.parent.mkdir(parents=True)
-    spread.write_text(json.dumps({"format": 1, "spread": {"TOLL.large_us": 0.02}}))
+    spread.write_text(json.dumps({"format": 1, "proof": "toll", "device_class": "cpu", "torch": PIN, "runs": 3,
+                                  "measured_at": "2026-11-01T00:00:00Z", "spread": {"TOLL.large_us": 0.02}}))
     project.page("index.md", page)
 
 

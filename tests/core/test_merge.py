@@ -33,7 +33,7 @@ def data_of(path: Path) -> dict:
 def test_disjoint_shards_merge_and_the_newer_run_wins(project, tmp_path):
     project.proof("a", SCRIPT)
     project.proof("b", 'PROOF = {"accelerator": "prefer"}\n' + SCRIPT)
-    record(project, "a", measured_at="2026-11-01T00:00:00Z", data={"X": 0})
+    replaced = record(project, "a", measured_at="2026-11-01T00:00:00Z", data={"X": 0}).read_bytes()
     one, two = tmp_path / "one", tmp_path / "two"
     record(project, "a", measured_at="2026-11-05T00:00:00Z", data={"X": 5}, folder=one)
     record(project, "b", measured_at="2026-11-02T00:00:00Z", data={"X": 2}, folder=one)
@@ -45,7 +45,12 @@ def test_disjoint_shards_merge_and_the_newer_run_wins(project, tmp_path):
     assert data_of(project.record("b")) == {"X": 2}
     assert data_of(project.record("b", "cuda")) == {"X": 9}
     assert "3 record(s) brought home, 0 refused" in out.stdout
-    assert not (results(project) / "_history").exists()  # same torch: nothing to archive
+    # The store's own run of the same torch, replaced by a newer one, is kept, never lost:
+    kept = results(project) / "_history" / PIN / "_replaced" / "a.cpu.20261101T000000Z.json"
+    assert kept.read_bytes() == replaced
+    assert f"replaced, kept in history: a.cpu: torch {PIN} (2026-11-01T00:00:00Z)" in out.stdout
+    assert [p.name for p in (results(project) / "_history").iterdir()] == [PIN]
+    assert [p.name for p in (results(project) / "_history" / PIN).iterdir()] == ["_replaced"]
 
     before = snapshot(results(project))
     again = project.ldr("merge", str(two))  # older than what the store holds now
