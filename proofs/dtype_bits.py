@@ -82,10 +82,11 @@ print(f"a 1024 x 1024 tensor: {mb['float32']:,} bytes in float32,"
 print()
 edge = {}
 print("float32 value -> float16 keeps:")
-for v in (65504.0, 65519.0, 65519.99, 65520.0):
+for key, v in (("v65504", 65504.0), ("v65519", 65519.0), ("v65519_99", 65519.99),
+               ("v65520", 65520.0)):
     kept = torch.tensor(v, dtype=torch.float32).to(torch.float16).item()
-    edge[f"{v:g}"] = {"input": torch.tensor(v).item(), "is_inf": kept == float("inf"),
-                      "kept": None if kept == float("inf") else kept}
+    edge[key] = {"input": torch.tensor(v).item(), "is_inf": kept == float("inf"),
+                 "kept": None if kept == float("inf") else kept}
     print(f"  {torch.tensor(v).item():>10.2f} -> {kept}")
 near_one = torch.tensor([1.0, 1.01, 1.02]).to(torch.bfloat16).float().tolist()
 print(f"bfloat16 keeps 1.00, 1.01, 1.02 as {near_one[0]}, {near_one[1]}, {near_one[2]}")

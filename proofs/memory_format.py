@@ -95,7 +95,7 @@ print("an NCHW tensor made by randn: contiguous in which formats?")
 print(f"  {'shape':<16} {'contiguous()':>13} {'channels_last':>14}")
 for shape in ((4, 8, 1, 1), (2, 1, 4, 4), (2, 3, 4, 4), (2, 3, 1, 4)):
     x = torch.randn(*shape)
-    both["x".join(map(str, shape))] = x.is_contiguous() and x.is_contiguous(memory_format=CL)
+    both[f"c{shape[1]}_h{shape[2]}_w{shape[3]}"] = x.is_contiguous() and x.is_contiguous(memory_format=CL)
     print(f"  {str(shape):<16} {str(x.is_contiguous()):>13} {str(x.is_contiguous(memory_format=CL)):>14}")
 
 print()

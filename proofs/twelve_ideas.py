@@ -331,8 +331,25 @@ jit_category = deprecation.category.__name__ if deprecation else None
 show("torch.jit.script(...) warns", f"yes, a {jit_category}" if jit_warning else "no")
 if jit_warning:
         quote(jit_warning)
+# The binding checks for __torch_function__ overrides and modes before it enters C++.
+from torch.overrides import TorchFunctionMode  # noqa: E402
+
+
+class CallLog(TorchFunctionMode):
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.calls.append(getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+
+
+with CallLog() as calls:
+    torch.add(torch.randn(2), 1)
+show("a TorchFunctionMode sees", ", ".join(calls.calls))
 ideas["python"] = {"randn_type": type(torch.randn).__name__, "jit_warning": jit_warning,
-                   "jit_warning_category": jit_category}
+                   "jit_warning_category": jit_category, "function_mode_calls": calls.calls}
 
 # 9. The backward pass is planned during the forward pass.
 heading(9, "Backward is planned during forward")

@@ -176,10 +176,10 @@ print()
 # 5. Which library defines what. A symbol found through a library's handle is defined in it or
 # in what it loads; libc10 loads only system libraries, and libtorch_cpu loads libc10, so a
 # symbol libtorch_cpu resolves and libc10 does not is libtorch_cpu's own (Linux only).
-SYMBOLS = {
-    "c10::TensorImpl::FreeMemory": "_ZN3c1010TensorImpl10FreeMemoryEv",
-    "c10::GetCPUAllocator": "_ZN3c1015GetCPUAllocatorEv",
-    "c10::Dispatcher::findSchema": "_ZN3c1010Dispatcher10findSchemaERKNS_12OperatorNameE",
+SYMBOLS = {  # data key: (what, mangled name)
+    "tensor_impl": ("c10::TensorImpl::FreeMemory", "_ZN3c1010TensorImpl10FreeMemoryEv"),
+    "cpu_allocator": ("c10::GetCPUAllocator", "_ZN3c1015GetCPUAllocatorEv"),
+    "dispatcher": ("c10::Dispatcher::findSchema", "_ZN3c1010Dispatcher10findSchemaERKNS_12OperatorNameE"),
 }
 homes = {}
 if system == "Linux":
@@ -194,11 +194,11 @@ if system == "Linux":
             return False
 
     print("5. Which library defines what")
-    for label, name in SYMBOLS.items():
+    for key, (label, name) in SYMBOLS.items():
         in_c10 = resolves("libc10.so", name)
         in_cpu = resolves("libtorch_cpu.so", name)
-        homes[label] = "libc10.so" if in_c10 else "libtorch_cpu.so" if in_cpu else None
-        print(f"   {label:<30} {homes[label] or 'not found'}")
+        homes[key] = "libc10.so" if in_c10 else "libtorch_cpu.so" if in_cpu else None
+        print(f"   {label:<30} {homes[key] or 'not found'}")
 
 print()
 print("LIBRARIES=" + json.dumps({"system": system, "suffix": suffix, "files": files, "total_bytes": total}))
