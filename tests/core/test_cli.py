@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from build_hooks.core.store import store_lock
@@ -156,7 +157,9 @@ def test_waiting_for_the_store_lock_names_its_holder(tmp_path):
 
         taker = threading.Thread(target=take)
         taker.start()
-        taker.join(timeout=3)  # longer than the patience, shorter than forever
+        deadline = time.monotonic() + 60  # a hang guard: the wait is said once the patience is over
+        while not said and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert not got.is_set() and len(said) == 1
         assert said[0].startswith(f"waiting for the store lock held by pid {holder.pid} (python holder.py")
         holder.stdin.close()

@@ -3,6 +3,7 @@
 import json
 import os
 import sys
+import time
 import textwrap
 
 import pytest
@@ -69,21 +70,34 @@ def test_exit_code_is_kept(runner, tmp_path):
     assert (result.status, result.returncode) == ("failed", 3)
 
 
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False
+
+
 def test_timeout_kills_the_proof_and_its_children(runner, tmp_path):
-    marker = tmp_path / "child-alive"
+    child = tmp_path / "child.pid"
     path = script(tmp_path, "slow", f"""
         import subprocess, sys, time
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3); open({str(marker)!r}, 'w')"])
+        kid = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        open({str(child)!r}, "w").write(str(kid.pid))
         print("started", flush=True)
-        time.sleep(60)
+        time.sleep(300)
     """)
-    result = run_one(runner, path, timeout=1.0)
+    result = run_one(runner, path, timeout=3.0)
     assert result.status == "timeout" and result.signal == 9
-    assert 1.0 <= result.wall_s < 5 and result.stdout == "started\n"
+    assert 3.0 <= result.wall_s < 300 and result.stdout == "started\n"  # stopped, not left to sleep
     assert result.describe().startswith("timed out after")
-    import time
-    time.sleep(3.5)
-    assert not marker.exists(), "a grandchild of a timed-out proof survived"
+    # Killed with the proof's group (it held the proof's pipes, so it had exited by the reply;
+    # the deadline only covers the last instants of its exit, against its 300 s of sleep).
+    pid, deadline = int(child.read_text()), time.monotonic() + 30
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not alive(pid), "a grandchild of a timed-out proof survived"
 
 
 def test_huge_output_is_capped(runner, tmp_path):
@@ -112,28 +126,41 @@ def test_stderr_is_captured_separately(runner, tmp_path):
 
 def test_timing_proofs_never_overlap_and_parallel_ones_may(runner, tmp_path):
     log = tmp_path / "log"
+    # Parallel proofs meet: each leaves a file and waits for the other's (a deadline only in
+    # case the runner wrongly runs them one after the other); serial ones must never overlap.
     body = f"""
-        import os, time
+        import os, pathlib, time
+        name = os.path.basename(__file__)[:-3]
         start = time.monotonic()
-        time.sleep(1.0)
+        met = "alone"
+        if name.startswith("p"):
+            pathlib.Path({str(tmp_path)!r}, name + ".here").touch()
+            other = pathlib.Path({str(tmp_path)!r}, ("p1" if name == "p0" else "p0") + ".here")
+            deadline = time.monotonic() + 60
+            while not other.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            met = "met" if other.exists() else "alone"
+        else:
+            time.sleep(0.5)  # long enough that a wrongly parallel serial proof would overlap
         with open({str(log)!r}, "a") as f:
-            f.write(f"{{os.path.basename(__file__)}} {{start}} {{time.monotonic()}}\\n")
+            f.write(f"{{name}}.py {{start}} {{time.monotonic()}} {{met}}\\n")
     """
-    jobs = [Job(f"s{i}", script(tmp_path, f"s{i}", body), 20, 1 << 16, parallel=False) for i in range(3)]
-    jobs += [Job(f"p{i}", script(tmp_path, f"p{i}", body), 20, 1 << 16, parallel=True) for i in range(2)]
+    jobs = [Job(f"s{i}", script(tmp_path, f"s{i}", body), 120, 1 << 16, parallel=False) for i in range(3)]
+    jobs += [Job(f"p{i}", script(tmp_path, f"p{i}", body), 120, 1 << 16, parallel=True) for i in range(2)]
     results = runner.run(jobs, slots=2)
     assert [r.name for r in results] == ["s0", "s1", "s2", "p0", "p1"]
-    spans = {}
+    spans, met = {}, {}
     for line in log.read_text().splitlines():
-        name, start, end = line.split()
+        name, start, end, meeting = line.split()
         spans[name[:-3]] = (float(start), float(end))
+        met[name[:-3]] = meeting
 
     def overlap(a, b):
         return spans[a][0] < spans[b][1] and spans[b][0] < spans[a][1]
 
     for serial in ("s0", "s1", "s2"):
         assert not any(overlap(serial, other) for other in spans if other != serial)
-    assert overlap("p0", "p1")
+    assert met["p0"] == met["p1"] == "met", "the parallel proofs did not run side by side"
 
 
 def test_torch_mismatch_names_both_versions_and_the_fix(fake_python):
@@ -182,7 +209,7 @@ def test_results_that_arrive_together_are_all_read(runner, tmp_path):
     import threading
     import time
 
-    jobs = [Job(f"q{i}", script(tmp_path, f"q{i}", "print('done')\n"), 2, 1 << 16, parallel=True)
+    jobs = [Job(f"q{i}", script(tmp_path, f"q{i}", "print('done')\n"), 120, 1 << 16, parallel=True)
             for i in range(8)]
     out = []
     slow = lambda result: time.sleep(0.3)  # noqa: E731 - a parent busy with each result
