@@ -79,7 +79,24 @@ print(f"  stride {tuple(big.stride())}, storage {stored} bytes"
 write_error = refusal(lambda: ce.add_(1))
 quote("col.expand(3, 4).add_(1) raises:", write_error)
 
+
+# In place, only the other operand may broadcast: the tensor written into keeps its shape.
+small_target = torch.zeros(3, 1)
+inplace_error = refusal(lambda: small_target.add_(torch.ones(3, 4)))
+quote("zeros(3, 1).add_(ones(3, 4)) raises:", inplace_error)
+grown = torch.zeros(3, 4).add_(torch.ones(3, 1))
+print(f"zeros(3, 4).add_(ones(3, 1)) works: shape {tuple(grown.shape)}")
+# expand reads the same bytes again; repeat copies them out.
+rep = col.repeat(1, 4)
+print(f"col.expand(3, 4): {ce.untyped_storage().nbytes()} bytes of storage;"
+      f" col.repeat(1, 4): {rep.untyped_storage().nbytes()} bytes")
+
 print()
+print("INPLACE=" + json.dumps({"target_grows_refused": inplace_error is not None,
+                              "message": inplace_error, "other_broadcasts": list(grown.shape)}))
+print("REPEAT=" + json.dumps({"expand_bytes": ce.untyped_storage().nbytes(),
+                             "repeat_bytes": rep.untyped_storage().nbytes(),
+                             "repeat_shares": rep.untyped_storage().data_ptr() == col.untyped_storage().data_ptr()}))
 print("EXPAND=" + json.dumps(data))
 print("RULE=" + json.dumps({"a": str(tuple(a.shape)), "b": str(tuple(b.shape)),
                            "result": str(tuple(shape)), "mismatch": mismatch}))

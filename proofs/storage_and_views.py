@@ -106,3 +106,20 @@ fancy["size_one_stride"] = list(odd.stride())
 fancy["size_one_contiguous"] = odd.is_contiguous()
 print(f"empty_strided((3, 1), (1, 5)).is_contiguous(): {odd.is_contiguous()}")
 print("INDEXING=" + json.dumps(fancy))
+
+# The header has one more field: the layout. Everything on this page is strided; sparse
+# tensors have another layout and no strides at all.
+print(f"a.layout: {a.layout}; a.to_sparse().layout: {a.to_sparse().layout}")
+# Saving a view writes the storage it reads, all of it: torch.save keeps views as views.
+import io  # noqa: E402
+
+big = torch.zeros(100_000)
+view_file, clone_file = io.BytesIO(), io.BytesIO()
+torch.save(big[:10], view_file)
+torch.save(big[:10].clone(), clone_file)
+saved = {"view_bytes": len(view_file.getvalue()), "clone_bytes": len(clone_file.getvalue()),
+         "view_numel": 10, "storage_bytes": big.untyped_storage().nbytes(),
+         "layout": str(a.layout), "sparse_layout": str(a.to_sparse().layout)}
+print(f"big = zeros(100_000): torch.save(big[:10]) writes {saved['view_bytes']:,} bytes,"
+      f" torch.save(big[:10].clone()) {saved['clone_bytes']:,}")
+print("SAVED=" + json.dumps(saved))
