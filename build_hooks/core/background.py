@@ -26,6 +26,7 @@ from .errors import LdrError
 from .library import Library
 from .runner import RunResult
 from .store import Record
+from .writeerrors import explain
 
 Report = Callable[[str, str], None]  # (level: info|warning|error, message)
 
@@ -155,6 +156,11 @@ class Scheduler:
                 self.report("info", f"{', '.join(sorted(batch))}: changed while running; restarted")
                 return
             self.report("error", f"{exc} (the proof(s) {', '.join(batch)} were not re-run; "
+                        "saving a proof again retries it)")
+        except OSError as exc:  # a full disk, a read-only tree: the path and the fix
+            with self._cond:
+                self._refused.update(batch)
+            self.report("error", f"{explain(exc)} (the proof(s) {', '.join(batch)} were not re-run; "
                         "saving a proof again retries it)")
         except Exception as exc:  # never let the worker die silently: say what broke
             with self._cond:

@@ -31,10 +31,23 @@ def _owner(path: str) -> str:
     return ""
 
 
+def _written(exc: OSError) -> str | None:
+    """The file a write was for when the error names none (a full disk seen by a flush or a
+    close): the ``path`` of the innermost frame that has one (every atomic writer names the
+    file it replaces ``path``)."""
+    found, tb = None, exc.__traceback__
+    while tb is not None:
+        candidate = tb.tb_frame.f_locals.get("path")
+        if isinstance(candidate, (str, os.PathLike)):
+            found = os.fspath(candidate)
+        tb = tb.tb_next
+    return found
+
+
 def explain(exc: OSError, where: str | None = None) -> str:
     """``exc`` as ``<path>: <strerror>; fix: ...``. ``where`` names the place when the error
-    carries no file name (a full disk reported by a flush, say)."""
-    path = exc.filename if exc.filename is not None else where
+    carries no file name (a full disk reported by a flush, say) and no writer's frame does."""
+    path = exc.filename if exc.filename is not None else (_written(exc) or where)
     path = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else path
     what = exc.strerror or str(exc) or type(exc).__name__
     cache = path is not None and CACHE in os.path.normpath(str(path))

@@ -10,6 +10,7 @@ bind mount in a private mount namespace (``unshare -m``), mark a folder immutabl
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 import subprocess
 import sys
 
@@ -154,3 +155,46 @@ def test_strict_fails_a_false_claim_at_any_verbosity(project, tmp_path, verbosit
     assert ("docs/index.md:3: claim does not hold: TOLL.large_us > 1000 * TOLL.small_us with "
             "TOLL.large_us = 1780.2, TOLL.small_us = 4.1") in build.stderr
     assert mkdocs(project.root, env, *([verbosity] if verbosity else [])).returncode == 0  # not strict
+
+
+def test_a_write_error_without_a_file_name_names_the_file_being_written():
+    """A full disk is often seen by a flush or a close, whose OSError names no file: the
+    message takes the path from the writer's own frame."""
+    import errno
+
+    from build_hooks.core.writeerrors import explain
+
+    def write_atomic(path):
+        raise OSError(errno.ENOSPC, "No space left on device")  # as handle.close() raises it
+
+    try:
+        write_atomic(Path("/srv/site/proofs/_results/x.cpu.json"))
+    except OSError as exc:
+        said = explain(exc)
+    assert said.startswith("/srv/site/proofs/_results/x.cpu.json: No space left on device; fix: free space")
+
+
+def test_the_background_scheduler_reports_a_write_error_with_the_fix(project, tmp_path):
+    """Under `mkdocs serve` proofs run on a thread: a folder it cannot write is one error
+    naming the path and the fix, and the worker lives on."""
+    import threading
+
+    from build_hooks.core.background import Scheduler
+    from build_hooks.core.library import Library
+
+    env = fake_torch(tmp_path / "fake")
+    project.proof("hello", GOOD)
+    (project.root / ".cache").write_text("a file where the cache folder belongs\n")
+    library = Library(project.root, python=env["LDR_PYTHON"])
+    changed, messages = threading.Event(), []
+    scheduler = Scheduler(library, on_change=changed.set, report=lambda level, text: messages.append((level, text)))
+    try:
+        scheduler.submit(library.plan())
+        assert changed.wait(120), messages
+        errors = [text for level, text in messages if level == "error"]
+        assert len(errors) == 1, messages
+        assert errors[0].startswith(f"{project.root / '.cache'}") and "; fix: " in errors[0], errors[0]
+        assert "Traceback" not in errors[0] and "saving a proof again retries it" in errors[0]
+        assert not project.record("hello").exists()
+    finally:
+        scheduler.stop()
