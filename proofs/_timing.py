@@ -8,6 +8,7 @@ spoiling one. The spread is the interquartile range (IQR) of the samples: half o
 inside it. Standard library and torch only; nothing here knows about the site.
 """
 
+import os
 import statistics
 import time
 
@@ -87,3 +88,28 @@ def show(timing, unit="us", width=28):
     med = timing.median_us / scale
     half = timing.iqr_us / 2 / scale
     return f"  {timing.what:<{width}} {med:>10.{digits}f} {unit}  +-{half:<8.{digits}f} ({timing.spread:5.1%} IQR)"
+
+
+def cache_sizes():
+    """Cache sizes in bytes by level, as Linux reports them for CPU 0 ({} elsewhere)."""
+    sizes = {}
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        entries = sorted(os.listdir(base))
+    except OSError:
+        return sizes
+    for entry in entries:
+        try:
+            with open(os.path.join(base, entry, "level")) as f:
+                level = int(f.read())
+            with open(os.path.join(base, entry, "type")) as f:
+                kind = f.read().strip()
+            with open(os.path.join(base, entry, "size")) as f:
+                text = f.read().strip()
+        except (OSError, ValueError):
+            continue
+        if kind == "Instruction":
+            continue
+        mult = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}.get(text[-1:], 1)
+        sizes[f"l{level}_bytes"] = int(text.rstrip("KMG")) * mult
+    return sizes

@@ -4,10 +4,9 @@ Times, on one thread, operations on a 2048 x 2048 float32 matrix and on its tran
 """
 
 import json
-import os
 
 import torch
-from _timing import measure, method_line, show
+from _timing import cache_sizes, measure, method_line, show
 
 PROOF = {"timeout": 240, "parallel": False}
 
@@ -15,31 +14,6 @@ THREADS = 1      # one intra-op thread, so runs and machines compare fairly
 N = 2048         # 2048 x 2048 float32: 16 MiB, larger than a core's L2 cache
 SAMPLES = 21     # samples per case; median and interquartile range reported
 TARGET_MS = 2.0  # short calls loop for about this long per sample; long ones run once
-
-
-def cache_sizes():
-    """Cache sizes in bytes by level, as Linux reports them for CPU 0 ({} elsewhere)."""
-    sizes = {}
-    base = "/sys/devices/system/cpu/cpu0/cache"
-    try:
-        entries = sorted(os.listdir(base))
-    except OSError:
-        return sizes
-    for entry in entries:
-        try:
-            with open(os.path.join(base, entry, "level")) as f:
-                level = int(f.read())
-            with open(os.path.join(base, entry, "type")) as f:
-                kind = f.read().strip()
-            with open(os.path.join(base, entry, "size")) as f:
-                text = f.read().strip()
-        except (OSError, ValueError):
-            continue
-        if kind == "Instruction":
-            continue
-        mult = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}.get(text[-1:], 1)
-        sizes[f"l{level}_bytes"] = int(text.rstrip("KMG")) * mult
-    return sizes
 
 
 torch.set_num_threads(THREADS)

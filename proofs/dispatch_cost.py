@@ -7,7 +7,7 @@ import json
 import platform
 
 import torch
-from _timing import measure, method_line, show
+from _timing import cache_sizes, measure, method_line, show
 
 PROOF = {"timeout": 180, "parallel": False}
 
@@ -75,6 +75,10 @@ print(f"ceiling for tiny ops    {ops_per_s:,.0f} ops per second")
 print(f"time doubles by         {knee['numel']:,} elements")
 print(f"a Python float add      {python_us * 1000:.0f} ns in the same loop")
 print(f"tiny torch.add / float  {small['us'] / python_us:.0f}x")
+caches = cache_sizes()
+if caches:
+    print("caches reported for CPU 0: " + ", ".join(
+        f"L{k[1]} {v // 1024:,} KiB" for k, v in sorted(caches.items())))
 print()
 print("one element, taken apart:")
 for key in split:
@@ -90,4 +94,5 @@ print("TOLL=" + json.dumps({
     "large_ratio": large["us"] / small["us"],
 }))
 print("SWEEP=" + json.dumps(sweep))
+print("CACHE=" + json.dumps(cache_sizes()))
 print("PARTS=" + json.dumps({key: t.data() for key, t in split.items()}))

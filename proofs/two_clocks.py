@@ -15,7 +15,7 @@ PROOF = {"timeout": 240, "accelerator": "prefer", "parallel": False}
 
 N_OPS = 50
 STEPS = 30
-SAMPLES = 11  # samples per measurement: median and interquartile range reported
+SAMPLES = 21  # samples per measurement: median and interquartile range reported
 THREADS = 1   # one CPU thread: on a busy machine, more threads mostly wait for each other
 SIZES = {"cpu": (192, 384), "cuda": (2048, 4096), "mps": (2048, 4096)}  # the larger does 8x the work
 
