@@ -259,7 +259,7 @@ slot = {name: has(op, "ADInplaceOrView")
         for name, op in (("add_", "aten::add_.Tensor"), ("transpose", "aten::transpose.int"),
                          ("add", "aten::add.Tensor"))}
 show("ADInplaceOrView kernel for add_, transpose, add", ", ".join(str(v) for v in slot.values()))
-ideas["switches"] = {"keys": keys, "keys_requires_grad": keys_rg, "requires_grad_outside": True,
+ideas["switches"] = {"keys": keys, "keys_requires_grad": keys_rg, "requires_grad_outside": (x * 2).requires_grad,
                      "requires_grad_inside": rg_inside, "grad_enabled_inside": grad_mode_inside,
                      "excluded": excluded, "excluded_no_grad": excluded_no_grad,
                      "excluded_inference": excluded_inference, "keys_inference": keys_inference,
