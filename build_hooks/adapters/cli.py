@@ -14,7 +14,7 @@ from build_hooks.core.runner import last_lines
 from build_hooks.core.status import ended as _ended, status_report, unmeasured_reason
 from .siteconfig import layout_for, site_config
 
-from .cli_args import build_parser, draw_argv
+from .cli_args import DATA_COMMANDS, build_parser, command_of, draw_argv
 from build_hooks.core.writeerrors import explain
 from .console import RunDisplay, console, guarded_streams, say, table
 
@@ -265,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     record, a proof's output or a file name prints as an escape: core/textsafe.py); a file it
     cannot write (a full disk, a read-only tree, a cache of another user) is one error line
     naming the path and the fix (core/writeerrors.py), exit status 2."""
-    with guarded_streams():
+    argv = list(sys.argv[1:] if argv is None else argv)
+    document = command_of(argv) in DATA_COMMANDS and not sys.stdout.isatty()  # an SVG or notebook, piped
+    with guarded_streams(stdout=not document):
         try:
             return _main(argv)
         except BrokenPipeError:

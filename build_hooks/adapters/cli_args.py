@@ -40,6 +40,25 @@ def draw_argv(argv: list[str]) -> list[str] | None:
     return rest[1:] if rest[:1] == ["draw"] else None
 
 
+def command_of(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word that is not an option or --root's value)."""
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        if token == "--root":
+            index += 2
+            continue
+        if not token.startswith("-"):
+            return token
+        index += 1
+    return None
+
+
+DATA_COMMANDS = ("draw", "notebook")
+"""Commands whose standard output is a document (an SVG, a notebook): piped, it is written as
+it is, and only their messages pass the terminal guard; on a terminal it is escaped too."""
+
+
 def build_parser(description: str) -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="ldr", description=description, parents=[common])

@@ -140,12 +140,14 @@ class RunDisplay:
 
 
 @contextlib.contextmanager
-def guarded_streams():
-    """Standard output and error behind :class:`SafeStream` for the duration: whatever any
-    module prints (``print``, argparse, a report) reaches the terminal with its control
-    characters escaped."""
+def guarded_streams(stdout: bool = True):
+    """Standard error, and standard output unless it carries a document (``stdout=False``),
+    behind :class:`SafeStream` for the duration: whatever any module prints (``print``,
+    argparse, a report) reaches the terminal with its control characters escaped."""
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = SafeStream(raw_stream(sys.stdout)), SafeStream(raw_stream(sys.stderr))
+    if stdout:
+        sys.stdout = SafeStream(raw_stream(sys.stdout))
+    sys.stderr = SafeStream(raw_stream(sys.stderr))
     try:
         yield
     finally:

@@ -110,3 +110,24 @@ def test_file_names_and_arguments_reach_no_terminal(project, tmp_path):
         assert out.returncode != 0, args
         no_raw_controls(out.stdout + out.stderr)
         assert "pwned" in out.stdout + out.stderr, (args, out.stderr)
+
+
+def test_a_document_piped_from_ldr_is_written_as_it_is(project, tmp_path):
+    """`ldr draw IN -` and `ldr notebook` write data to standard output: piped, not a
+    terminal, it is not altered (an escape would change the SVG's text); messages still are."""
+    scene = {"type": "excalidraw", "version": 2, "appState": {}, "elements": [{
+        "type": "text", "id": "t1", "x": 0, "y": 0, "width": 80, "height": 20, "text": "a\u202eb",
+        "originalText": "a\u202eb", "fontSize": 16, "fontFamily": 1, "strokeColor": "#000000",
+        "backgroundColor": "transparent", "fillStyle": "solid", "strokeWidth": 1, "strokeStyle": "solid",
+        "roughness": 1, "opacity": 100, "angle": 0, "seed": 1, "version": 1, "versionNonce": 1,
+        "isDeleted": False, "groupIds": [], "boundElements": None, "link": None, "locked": False,
+        "textAlign": "left", "verticalAlign": "top", "containerId": None, "lineHeight": 1.25}]}
+    path = tmp_path / "s.excalidraw"
+    path.write_text(json.dumps(scene))
+    env = fake_torch(tmp_path / "fake")
+    drawn = ldr(project.root, env, "draw", str(path), "-", "--fonts", "none")
+    assert drawn.returncode == 0, drawn.stderr
+    assert "a\u202eb" in drawn.stdout and "\\u202e" not in drawn.stdout
+    missing = ldr(project.root, env, "draw", str(tmp_path / f"no{EVIL}.excalidraw"), "-")
+    assert missing.returncode != 0 and "pwned" in missing.stderr
+    no_raw_controls(missing.stderr)
