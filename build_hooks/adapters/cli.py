@@ -270,8 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     with guarded_streams(stdout=not document):
         try:
             return _main(argv)
-        except BrokenPipeError:
-            raise
+        except BrokenPipeError:  # `ldr --help | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
         except OSError as exc:
             print(f"ldr: error: {explain(exc)}", file=sys.stderr)
             return 2

@@ -56,8 +56,9 @@ def explain(exc: OSError, where: str | None = None) -> str:
                "left as it was before")
     elif exc.errno in READ_ONLY:
         fix = ("run in a writable copy of the project (records go to the results folder, caches to "
-               ".cache/ldr); to build a read-only checkout without running proofs: "
-               "`LDR_RUN=false mkdocs build -d /a/writable/folder`")
+               ".cache/ldr); to build a read-only checkout from its records, set the plugin's "
+               "`run: false` (LDR_RUN=false where mkdocs.yml reads it) and build to a writable "
+               "folder: `mkdocs build -d /a/writable/folder`")
     elif exc.errno in REFUSED:
         owner = _owner(str(path)) if path is not None else ""
         fix = (f"make it writable for this user{owner}: `chown` it, or `chattr -i` an immutable file")

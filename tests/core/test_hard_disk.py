@@ -88,6 +88,13 @@ def test_a_read_only_tree_is_one_error(site):
     assert build.returncode == 1
     one_error(build, f"ldr: cannot write the site: {project.root / 'site'}: Read-only file system")
     assert project.record("hello").read_bytes() == before
+    # The fix it names works: from the records, into a writable folder.
+    config = project.root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  - ldr\n", "  - ldr:\n      run: false\n"))
+    out = project.root.parent / f"{project.root.name}-site"  # outside the read-only tree
+    built = mkdocs(project.root, env, "-d", str(out), prefix=prefix)
+    assert built.returncode == 0, built.stderr
+    assert "hello" in (out / "index.html").read_text()
 
 
 @pytest.mark.skipif(not (shutil.which("chattr") and shutil.which("lsattr")), reason="no chattr here")
