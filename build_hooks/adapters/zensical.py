@@ -39,6 +39,7 @@ from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.memo import FenceMemo
 from build_hooks.core.publish import Entry, publish
 from build_hooks.core.status import store_diagnostics
+from build_hooks.core.textsafe import printable
 from .siteconfig import layout_for
 from .zensical_pages import card_pages, front_matter_lines, site_pages
 
@@ -81,7 +82,7 @@ def _config_root() -> Path:
 
 def _say(level: str, message: str) -> None:
     prefix = {"error": "Error: ldr: ", "warning": "Warning: ldr: "}.get(level, "ldr: ")
-    print(prefix + message.replace("\n", "\n  "), file=sys.stderr, flush=True)
+    print(prefix + printable(message).replace("\n", "\n  "), file=sys.stderr, flush=True)
 
 
 # -- publishing -----------------------------------------------------------------------------

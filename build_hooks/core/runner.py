@@ -31,6 +31,7 @@ from typing import Callable, Iterable
 from . import kepthost
 from .errors import LdrError, PinError
 from .pin import matches_pin
+from .textsafe import printable
 
 HERE = Path(__file__).resolve().parent
 ZYGOTE = HERE / "zygote.py"
@@ -267,7 +268,8 @@ class Runner:
         if self._errlog is None:
             return ""
         self._errlog.seek(0)
-        return decode(self._errlog.read()[-2000:]).strip()
+        # Quoted in error messages, which any host prints as they are (a traceback under Zensical).
+        return printable(decode(self._errlog.read()[-2000:]).strip())
 
     def _readline(self, timeout: float) -> bytes:
         """One line from the host, or b"" at its exit. Reads the raw pipe into our own buffer:

@@ -5,6 +5,9 @@ through real ``ldr`` and ``mkdocs build`` processes."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -131,3 +134,35 @@ def test_a_document_piped_from_ldr_is_written_as_it_is(project, tmp_path):
     missing = ldr(project.root, env, "draw", str(tmp_path / f"no{EVIL}.excalidraw"), "-")
     assert missing.returncode != 0 and "pwned" in missing.stderr
     no_raw_controls(missing.stderr)
+
+
+def test_an_error_quoting_an_interpreter_reaches_no_terminal(project, tmp_path):
+    """An error message that quotes what the proof interpreter printed (it died at start),
+    through ldr's error line, MkDocs' error and Zensical's warning."""
+    from build_hooks.adapters.markdown import FENCES
+
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\nprintf '\\033[2J\\033]0;pwned\\007 broken\\n' >&2\nexit 1\n")
+    python.chmod(0o755)
+    env = {"LDR_PYTHON": str(python), "NO_MKDOCS_2_WARNING": "1"}
+    project.proof("fine", 'print("fine")\n')
+    project.page("index.md", "# Home\n\n```proof\nfine\n```\n")
+    run = ldr(project.root, env, "run")
+    assert run.returncode == 2 and "exited at start" in run.stderr and "pwned" in run.stderr, run.stderr
+    no_raw_controls(run.stdout + run.stderr)
+    build = mkdocs(project.root, env)
+    assert build.returncode == 1 and "exited at start" in build.stderr and "pwned" in build.stderr
+    no_raw_controls(build.stdout + build.stderr)
+
+    target = "build_hooks.adapters.markdown"
+    fences = "".join(f"        - {{name: {name}, class: ldr-{name}, format: !!python/name:{target}.fence_format , "
+                     f"validator: !!python/name:{target}.fence_validator }}\n" for name in FENCES)
+    (project.root / "mkdocs.yml").write_text(
+        "site_name: Test\nwatch: !!python/object/apply:build_hooks.adapters.zensical.prepare []\n"
+        "theme:\n  name: material\n  font: false\nplugins:\n  - ldr\nmarkdown_extensions:\n  - attr_list\n"
+        f"  - pymdownx.superfences:\n      custom_fences:\n{fences}  - {target}\n")
+    zensical = subprocess.run([sys.executable, "-m", "zensical", "build"], cwd=project.root, capture_output=True,
+                              text=True, env={**os.environ, **env}, timeout=300, stdin=subprocess.DEVNULL)
+    said = zensical.stdout + zensical.stderr
+    assert "exited at start" in said and "pwned" in said, said
+    no_raw_controls(said)
