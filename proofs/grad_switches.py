@@ -1,0 +1,125 @@
+"""Four ways to stop recording, and what each one really switches
+
+Runs one op on a tensor that requires a gradient under `no_grad`, `set_grad_enabled(False)`,
+`inference_mode` and `enable_grad` nested in `no_grad`, and records what comes out: whether it
+requires grad, whether it is an inference tensor, its dispatch keys, and which kernels ran (a
+small operator with its own autograd kernel tells). Then the rules inference tensors live by,
+and `detach()` against `requires_grad_(False)`.
+"""
+
+import json
+
+import torch
+
+PROOF = {"timeout": 60, "parallel": True}
+
+ran = []
+lib = torch.library.Library("ldr_switches", "DEF")
+lib.define("echo(Tensor x) -> Tensor")
+
+
+def echo_cpu(t):
+    ran.append("CPU")
+    return t.clone()
+
+
+def echo_autograd(t):
+    ran.append("AutogradCPU")
+    with torch._C._AutoDispatchBelowAutograd():
+        return torch.ops.ldr_switches.echo(t)
+
+
+lib.impl("echo", echo_cpu, "CPU")
+lib.impl("echo", echo_autograd, "AutogradCPU")
+
+w = torch.randn(3, requires_grad=True)
+plain = torch.randn(3)
+
+
+def tls():
+    """What the thread's own key sets say: autograd excluded? ADInplaceOrView forced in?"""
+    key = torch._C.DispatchKey
+    return {"autograd_excluded": torch._C._dispatch_tls_local_exclude_set().has(key.AutogradFunctionality),
+            "inplace_or_view_included": torch._C._dispatch_tls_local_include_set().has(key.ADInplaceOrView)}
+
+
+MODES = {
+    "grad on (default)": lambda: torch.enable_grad(),
+    "no_grad()": lambda: torch.no_grad(),
+    "set_grad_enabled(False)": lambda: torch.set_grad_enabled(False),
+    "inference_mode()": lambda: torch.inference_mode(),
+}
+rows = {}
+for label, mode in MODES.items():
+    with mode():
+        out = w * 2
+        ran.clear()
+        torch.ops.ldr_switches.echo(plain)
+        rows[label] = {"requires_grad": out.requires_grad, "grad_fn": None if out.grad_fn is None else out.grad_fn.name(),
+                       "is_inference": out.is_inference(), "keys": str(torch._C._dispatch_keys(out)),
+                       "grad_enabled": torch.is_grad_enabled(),
+                       "inference_enabled": torch.is_inference_mode_enabled(),
+                       "kernels": list(ran), **tls()}
+with torch.no_grad():
+    with torch.enable_grad():
+        nested = w * 2
+rows["enable_grad() inside no_grad()"] = {"requires_grad": nested.requires_grad,
+                                           "grad_fn": nested.grad_fn.name() if nested.grad_fn else None}
+
+print("out = w * 2, where w requires grad")
+print(f"  {'mode':<24} {'grad on':<8} {'out requires grad':<18} {'inference':<10} kernels echo(x) ran")
+for label, r in rows.items():
+    if "kernels" not in r:
+        continue
+    print(f"  {label:<24} {str(r['grad_enabled']):<8} {str(r['requires_grad']):<18} {str(r['is_inference']):<10} "
+          f"{' -> '.join(r['kernels'])}")
+print("  enable_grad() inside no_grad(): out requires grad",
+      rows["enable_grad() inside no_grad()"]["requires_grad"],
+      "with", rows["enable_grad() inside no_grad()"]["grad_fn"])
+print("thread: autograd keys excluded   ", {k: rows[k]["autograd_excluded"] for k in MODES})
+print("thread: ADInplaceOrView included ", {k: rows[k]["inplace_or_view_included"] for k in MODES})
+print("keys of out, grad on:      ", rows["grad on (default)"]["keys"])
+print("keys of out, no_grad:      ", rows["no_grad()"]["keys"])
+print("keys of out, inference_mode:", rows["inference_mode()"]["keys"])
+
+# What an inference tensor may not do outside inference mode.
+with torch.inference_mode():
+    inf = torch.ones(3)
+rules = {}
+for label, act in (
+    ("use it in a recorded op that saves it", lambda: (w * inf).sum().backward()),
+    ("write into it in place", lambda: inf.add_(1)),
+    ("use it in a recorded op that saves nothing", lambda: (w + inf).sum().backward()),
+    ("clone it, then use the clone", lambda: (w * inf.clone()).sum().backward()),
+):
+    try:
+        act()
+        rules[label] = None
+    except RuntimeError as e:
+        rules[label] = str(e).split("See https")[0].strip()
+print("\nan inference tensor, made inside inference_mode(), used outside it:")
+for label, err in rules.items():
+    print(f"  {label}: {'ok' if err is None else err}")
+
+# detach() against requires_grad_(False)
+a = torch.randn(3, requires_grad=True)
+h = a * 2
+d = h.detach()
+try:
+    h.requires_grad_(False)
+    rg_error = None
+except RuntimeError as e:
+    rg_error = str(e)
+a2 = torch.randn(3, requires_grad=True)
+a2.requires_grad_(False)
+detach = {"shares_storage": d.untyped_storage().data_ptr() == h.untyped_storage().data_ptr(),
+          "requires_grad": d.requires_grad, "is_leaf": d.is_leaf, "grad_fn": d.grad_fn,
+          "non_leaf_error": rg_error, "leaf_ok": not a2.requires_grad}
+print("\nh = a * 2; d = h.detach()")
+print("  d shares h's storage:", detach["shares_storage"], "| requires grad:", d.requires_grad, "| is a leaf:", d.is_leaf)
+print("  h.requires_grad_(False) raised:", rg_error)
+print("  on a leaf, requires_grad_(False) works:", detach["leaf_ok"])
+
+print("MODES=" + json.dumps(rows))
+print("INFERENCE_RULES=" + json.dumps(rules))
+print("DETACH=" + json.dumps(detach))
