@@ -23,8 +23,8 @@ def render_fence(options: dict, ctx) -> str:
     if options.get("quote") and not options.get("proof") and options.get("check") and not unknown:
         return render_quote_claim(options, ctx)
     if unknown or not options.get("proof") or not options.get("check"):
-        raise ClaimError("a claim takes `proof: <name>` (or `quote: <id of a source fence>`), `check: "
-                         "<expression>` and optionally `say:` and `device:`"
+        raise ClaimError("a claim takes `proof: <name>`, `check: <expression>` and optionally `say:` "
+                         "and `device:` (or, on a source quote, `quote: <its id>` in place of `proof:`)"
                          f"{'; unknown: ' + ', '.join(map(str, unknown)) if unknown else ''}")
     name, check = str(options["proof"]), str(options["check"])
     device = options.get("device")
