@@ -33,6 +33,7 @@ purpose alone (one polling interval slower).
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -52,6 +53,7 @@ from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
 from build_hooks.core.memo import FenceMemo
 from build_hooks.core.progress import Estimate
+from build_hooks.core.safefs import UnsafeFile, check_regular
 from build_hooks.core.sitecopy import SiteCopies
 from build_hooks.core.templates import attach as attach_compiled
 from .linked import add_published
@@ -167,6 +169,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         except LdrError as exc:  # e.g. a proof imports a helper that does not exist
             raise PluginError(str(exc)) from exc
         self.reported: set[str] = set()
+        self.warned: set[str] = set()  # data-file problems, said once per build
         self.deferred: dict[str, dict[str, str]] = {}
         library = self.library  # begin_build() has just refreshed it
         if not self.config.run:
@@ -198,7 +201,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_files(self, files, config):
         mirrored = published(Path(config.docs_dir))  # what a Zensical build wrote into docs/
         for file in list(files):
-            if file.src_uri in mirrored:
+            refused = _refused(file, self.library.root)  # a symlink leaving docs/, a FIFO: neither read nor copied
+            if refused:
+                log.warning(refused)
+            if refused or file.src_uri in mirrored:
                 files.remove(file)
         # Scripts, the helpers they import, notebooks and drawings (records never: downloads.py),
         # and the package's own CSS and fonts; a site file of the same name wins.
@@ -245,8 +251,12 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             (log.info if item.level == "info" else log.warning)(item.message)
         from build_hooks.series.pagetheme import FLOORS_FILE, decorate_page
 
-        if (self.library.root / FLOORS_FILE).is_file():
-            html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
+        if os.path.lexists(self.library.root / FLOORS_FILE):  # a FIFO or a bad symlink there is reported
+            try:
+                html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
+            except LdrError as exc:  # data/floors.yml cannot be used: no depth meter on this page
+                extra, warnings = {}, [str(exc)] if str(exc) not in self.warned else []
+                self.warned.add(str(exc))
             page.meta.update(extra)
             for message in warnings:
                 log.warning(message)
@@ -363,6 +373,22 @@ def _prestart(root: Path, options: tuple) -> tuple | None:
 
     threading.Thread(target=start, name="ldr-prestart", daemon=True).start()
     return (root, options), library
+
+
+def _refused(file, root: Path) -> str | None:
+    """Why a file of the site's own folders (docs/, the theme's) is neither read nor published
+    (core/safefs.py: a symlink leaving its folder, a FIFO, a device, a socket), or None."""
+    if not file.src_dir or not file.abs_src_path:
+        return None
+    try:
+        check_regular(Path(file.abs_src_path), inside=Path(file.src_dir))
+    except UnsafeFile as exc:
+        path = Path(file.abs_src_path)
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        return f"{shown} is {exc.what}: the build neither reads nor publishes it; fix: {exc.fix}"
+    except OSError:  # gone meanwhile: MkDocs says so
+        return None
+    return None
 
 
 def _can_request_rebuild(server) -> bool:

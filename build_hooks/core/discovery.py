@@ -20,8 +20,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from .cache import StampTable, TextCache, file_stamp, key_of
+from .cache import TextCache, file_stamp, key_of
 from .errors import LdrError
+from .safefs import UnsafeFile, check_regular, read_bytes
 
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 ACCELERATOR_MODES = ("none", "prefer", "require")
@@ -59,11 +60,17 @@ class Proof:
 
     @property
     def source(self) -> str:
-        return self.path.read_text(encoding="utf-8", errors="replace")
+        return read_script(self.path).decode("utf-8", errors="replace")
 
 
 def script_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def read_script(path: Path) -> bytes:
+    """A proof's or helper's bytes: only a regular file inside its own folder (core/safefs.py:
+    a symlink leaving ``proofs/``, a FIFO or a device raises UnsafeFile, naming it and the fix)."""
+    return read_bytes(path, inside=Path(path).parent, limit="script")
 
 
 def _docstring(tree: ast.Module, stem: str) -> tuple[str, str]:
@@ -145,7 +152,6 @@ def _statements(body: list):
 
 
 _SEEN: dict[str, tuple[tuple[int, int, int], Proof]] = {}
-_TABLES: dict[str, StampTable] = {}
 _HELPERS: dict[str, tuple[tuple[int, int, int] | None, str, tuple[tuple[str, int, str], ...]]] = {}
 
 
@@ -155,7 +161,7 @@ def _helper(path: Path) -> tuple[str, tuple[tuple[str, int, str], ...]]:
     seen = _HELPERS.get(str(path))
     if seen is not None and seen[0] == stamp:
         return seen[1], seen[2]
-    raw = path.read_bytes()
+    raw = read_script(path)
     try:
         imports = _local_imports(ast.parse(raw, filename=str(path)),
                                  raw.decode("utf-8", "replace").splitlines())
@@ -177,12 +183,20 @@ def _resolve_helpers(proof: Proof) -> Proof:
         if name in hashes:
             continue
         path = folder / name
-        if not path.is_file():
+        try:
+            check_regular(path, inside=folder)
+        except UnsafeFile as exc:
+            raise LdrError(
+                f"proofs/{importer.name}:{line}: `{text}` imports the local helper {module}, but "
+                f"proofs/{name} is {exc.what}: it is neither read, run nor published; fix: "
+                f"{exc.fix} (proof {proof.name})"
+            ) from None
+        except OSError:
             raise LdrError(
                 f"proofs/{importer.name}:{line}: `{text}` imports the local helper {module}, but "
                 f"there is no proofs/{name}; fix: add proofs/{name} beside the proof (helpers "
                 f"are proofs/_*.py modules), or remove the import (proof {proof.name})"
-            )
+            ) from None
         hashes[name], more = _helper(path)
         pending.extend((path, item) for item in more)
     helpers = tuple(sorted(hashes.items()))
@@ -190,41 +204,19 @@ def _resolve_helpers(proof: Proof) -> Proof:
 
 
 def load_proof(path: Path) -> Proof:
-    """The proof in ``path``; unchanged files (same mtime, size and inode) are not read again,
-    in this process or the next (:class:`StampTable`), but the helpers it imports are checked
-    (and re-hashed when they changed) every time."""
+    """The proof in ``path``; unchanged files (same mtime, size and inode) are not read again
+    in this process, but the helpers it imports are checked (and re-hashed when they changed)
+    every time."""
     path = Path(path)
     stamp = file_stamp(path)
     if stamp is None:
         raise LdrError(f"{path}: the proof cannot be read; fix: check that the file exists and is readable")
     seen = _SEEN.get(str(path))
     if seen is None or seen[0] != stamp:
-        seen = (stamp, _known(path, stamp) or _parse(path, stamp))
+        seen = (stamp, _parse(path))
     proof = _resolve_helpers(seen[1]) if seen[1].imports else seen[1]
     _SEEN[str(path)] = (stamp, proof)
     return proof
-
-
-_FIELDS = ("sha256", "title", "purpose", "timeout", "accelerator", "parallel", "output_cap",
-           "allow_unmeasured", "imports")
-
-
-def _table(folder: Path) -> StampTable:
-    """Each proof's parse by its file's stamp, for the next process (``.cache/ldr/discovery``)."""
-    key = str(folder)
-    if key not in _TABLES:
-        _TABLES[key] = StampTable(folder.parent / ".cache" / "ldr" / "discovery" / f"stamps-{_fingerprint()}.marshal")
-    return _TABLES[key]
-
-
-def _known(path: Path, stamp: tuple) -> Proof | None:
-    row = _table(path.parent).get(path, stamp)
-    if not (isinstance(row, tuple) and len(row) == len(_FIELDS)):
-        return None
-    try:
-        return Proof(name=path.stem, path=path, **dict(zip(_FIELDS, row)))
-    except TypeError:
-        return None
 
 
 @lru_cache(maxsize=1)
@@ -233,14 +225,10 @@ def _fingerprint() -> str:
     return script_hash(Path(__file__).read_bytes())[:16]
 
 
-def _parse(path: Path, stamp: tuple | None = None) -> Proof:
+def _parse(path: Path) -> Proof:
     """A proof read from its file; what the ``ast`` parse found is cached by the file's hash
     (``.cache/ldr/discovery``), so a fresh build parses only proofs that changed."""
-    raw = path.read_bytes()
-    proof = _parse_bytes(path, raw)
-    if stamp is not None and not proof.problems:
-        _table(path.parent).put(path, tuple(getattr(proof, name) for name in _FIELDS), stamp)
-    return proof
+    return _parse_bytes(path, read_script(path))
 
 
 def _parse_bytes(path: Path, raw: bytes) -> Proof:
@@ -302,6 +290,11 @@ def discover(proofs_dir: Path) -> dict[str, Proof]:
                 f"{path}: a proof name must be lowercase letters, digits and underscores "
                 "(it becomes an anchor and a Python identifier); rename the file"
             )
+        try:
+            check_regular(path, inside=proofs_dir)
+        except UnsafeFile:
+            continue  # not a proof (never read nor run): downloads.py names it and the fix, as a build warning
+        except OSError:
+            pass  # load_proof says it cannot be read
         proofs[path.stem] = load_proof(path)
-    _table(Path(proofs_dir)).save()
     return proofs

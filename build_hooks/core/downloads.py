@@ -7,26 +7,27 @@
   output of its primary record (an accelerator's when there is one, else the CPU's);
 * ``drawings/<scene>.excalidraw``: each Excalidraw scene (a file).
 
-``source`` is a :class:`pathlib.Path` to copy (a notebook: its entry in ``.cache/ldr/notebook``)
-or the ``bytes`` to write. The MkDocs plugin
+``source`` is a :class:`pathlib.Path` to copy or the ``bytes`` to write (a notebook: made
+once per script, record and converter, ``.cache/ldr/notebook``, but never published from
+there: a cache entry is a hint, core/cache.py). The MkDocs plugin
 publishes the list in ``on_files``; any other host (Zensical) can publish the same list.
 Sorted by uri, so the same project gives the same list. Knows nothing of MkDocs.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 from typing import Callable, Iterable
 
 from . import notebook
-from .cache import TextCache, file_stamp, key_of
+from .cache import TextCache, key_of
 from .context import ProofData
 from .discovery import Proof
 from .errors import LdrError
+from .library import Diagnostic
 from .notebook import notebook_text
-from .store import DEVICE_CLASSES
+from .safefs import UnsafeFile, check_regular
 
 Download = tuple[str, "Path | bytes"]
 PRIMARY = ("cuda", "mps", "cpu")
@@ -46,30 +47,23 @@ def notebook_uri(name: str) -> str:
 def downloads(root: Path, proofs: dict[str, Proof],
               records: Callable[[str], dict[str, ProofData]] | None = None,
               proofs_dir: Path | None = None, drawings_dir: Path | None = None,
-              stamp: Callable[[str], str] | None = None) -> list[Download]:
+              refused: list[str] | None = None) -> list[Download]:
     """The site's downloads for the project at ``root`` with these proofs; ``records`` maps a
     proof name to its records by device class (Library.lookup); without it, notebooks carry
     no recorded output. The folders default to ``proofs/`` and ``drawings/`` under the root; the
-    uris are the same whatever they are. ``stamp`` (optional) names everything a proof's records
-    look like from outside (their files' times and sizes, the pin): with it, a notebook made
-    before is found without reading the script or its records."""
+    uris are the same whatever they are.
+
+    Only regular files inside their folder are listed (core/safefs.py): a symlink that leaves
+    ``proofs/`` or ``drawings/``, a FIFO, a device or a socket is left out, and the message naming it
+    and the fix is added to ``refused`` (the host reports it: a warning, an error under --strict)."""
     root = Path(root)
     proofs_dir = Path(proofs_dir) if proofs_dir is not None else root / "proofs"
     drawings_dir = Path(drawings_dir) if drawings_dir is not None else root / "drawings"
     out: dict[str, Path | bytes] = {}
     helpers = {name for proof in proofs.values() for name, _ in proof.helpers}
-    for path in _files(proofs_dir, "*.py"):
-        if not path.name.startswith("_") or path.name in helpers:
-            out[f"proofs/{path.name}"] = path
-    cache = _notebooks(root)
+    for path in _files(root, proofs_dir, "*.py", refused, lambda path: not path.name.startswith("_") or path.name in helpers):
+        out[f"proofs/{path.name}"] = path
     for proof in proofs.values():
-        quick = None
-        if stamp is not None and records is not None:
-            quick = key_of(_converter_version(), "stamped", proof.name, proof.sha256,
-                           json.dumps(sorted(proof.helper_hashes.items())), stamp(proof.name))
-            if cache.get(quick) is not None and cache.path(quick).is_file():
-                out[notebook_uri(proof.name)] = cache.path(quick)
-                continue
         record = None
         if records is not None:
             try:
@@ -77,15 +71,9 @@ def downloads(root: Path, proofs: dict[str, Proof],
             except LdrError:  # no readable record: the build reports it; the notebook has none
                 record = None
         text = cached_notebook(root, proof, record)
-        if quick is not None:
-            with contextlib.suppress(OSError):
-                cache.write(quick, text)
-                out[notebook_uri(proof.name)] = cache.path(quick)
-                continue
         out[notebook_uri(proof.name)] = text.encode("utf-8")
-    for path in _files(drawings_dir, "*.excalidraw"):
-        if not path.name.startswith("_"):
-            out[f"drawings/{path.name}"] = path
+    for path in _files(root, drawings_dir, "*.excalidraw", refused, lambda path: not path.name.startswith("_")):
+        out[f"drawings/{path.name}"] = path
     return sorted(out.items())
 
 
@@ -125,18 +113,35 @@ def _converter_version() -> str:
 
 
 def for_library(library) -> list[Download]:
-    """:func:`downloads` of a :class:`build_hooks.core.library.Library`."""
-    layout = library.layout
+    """:func:`downloads` of a :class:`build_hooks.core.library.Library`; a file it refuses to
+    publish is a warning in ``library.diagnostics`` (each host reports those)."""
+    layout, refused = library.layout, []
+    out = downloads(library.root, library.proofs, library.lookup, layout.proofs, layout.drawings, refused)
+    known = {item.message for item in library.diagnostics}
+    library.diagnostics.extend(Diagnostic("warning", message) for message in refused if message not in known)
+    return out
 
-    def stamp(name: str) -> str:
-        return repr([library.pin, *((device_class, file_stamp(library.store.path(name, device_class)))
-                                    for device_class in DEVICE_CLASSES)])
 
-    return downloads(library.root, library.proofs, library.lookup, layout.proofs, layout.drawings, stamp)
-
-
-def _files(folder: Path, pattern: str) -> Iterable[Path]:
-    return sorted(folder.glob(pattern)) if folder.is_dir() else ()
+def _files(root: Path, folder: Path, pattern: str, refused: list[str] | None,
+           wanted: Callable[[Path], bool]) -> Iterable[Path]:
+    """The files of ``folder`` matching ``pattern`` that ``wanted`` keeps and that are regular
+    files inside ``folder``; each other one's refusal goes to ``refused``."""
+    out = []
+    for path in sorted(folder.glob(pattern)) if folder.is_dir() else ():
+        if not wanted(path):
+            continue
+        try:
+            check_regular(path, inside=folder)
+        except UnsafeFile as exc:
+            if refused is not None:
+                shown = path.relative_to(root) if path.is_relative_to(root) else path
+                refused.append(f"{shown.as_posix()} is {exc.what}: the build neither reads nor publishes it; "
+                               f"fix: {exc.fix}")
+            continue
+        except OSError:  # a dangling symlink inside the folder, a file removed meanwhile
+            continue
+        out.append(path)
+    return out
 
 
 def cmd_notebook(args, library) -> int:
