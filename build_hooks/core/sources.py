@@ -36,7 +36,7 @@ _TO_REPO = (
     ("torchgen/packaged/ATen/", "aten/src/ATen/"),
     ("torchgen/packaged/autograd/", "tools/autograd/"),
     ("torch/include/torch/csrc/api/include/", "torch/csrc/api/include/"),
-    ("torch/include/torch/csrc/", "torch/csrc/"),
+    ("torch/include/torch/", "torch/"),  # csrc/, headeronly/, library.h, extension.h...
     ("torch/include/ATen/", "aten/src/ATen/"),
     ("torch/include/c10/", "c10/"),
     ("torch/include/caffe2/", "caffe2/"),

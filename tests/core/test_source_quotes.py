@@ -136,6 +136,9 @@ def test_repository_paths_of_installed_files():
     assert repo_path("torch/include/ATen/core/Tensor.h") == "aten/src/ATen/core/Tensor.h"
     assert repo_path("torch/include/torch/csrc/autograd/function.h") == "torch/csrc/autograd/function.h"
     assert repo_path("torch/autograd/graph.py") == "torch/autograd/graph.py"
+    assert repo_path("torch/include/torch/headeronly/core/ScalarType.h") == "torch/headeronly/core/ScalarType.h"
+    assert repo_path("torch/include/torch/library.h") == "torch/library.h"
+    assert repo_path("torch/include/torch/csrc/api/include/torch/nn/module.h") == "torch/csrc/api/include/torch/nn/module.h"
     assert repo_path("torch/include/ATen/ops/mm.h") is None
     assert repo_path("torch/include/torch/csrc/autograd/generated/Functions.h") is None
     assert repo_path("torch/version.py") is None
