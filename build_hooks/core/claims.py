@@ -276,12 +276,61 @@ def evaluate(expression: str, data: dict) -> ClaimResult:
     """Check ``expression`` against one proof's data (NAME -> value); raises ClaimError."""
     tree, paths = _parse(expression)
     values = {path: _resolve(data, path) for path in paths}
+    return ClaimResult(_truth(expression, tree, paths, values), values)
+
+
+def _truth(expression: str, tree: ast.expr, paths: list[str], values: dict) -> bool:
     env = {_PLACEHOLDER.format(i): values[path] for i, path in enumerate(paths)}
     result = _eval(tree, env)
     if not isinstance(result, bool):
         raise ClaimError(f"the check {expression!r} gives {show_value(result)}, not True or False; "
                          "compare it with something (==, <, >, in)")
-    return ClaimResult(result, values)
+    return result
+
+
+def _variants(value) -> list:
+    """Other values a measurement could have taken: what a claim that depends on it must notice."""
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return [0, -value, value + 1, value - 1, value * 1000 + 1, value // 1000]
+    if isinstance(value, float):
+        return [0.0, -value, value * 1000 + 1, value / 1000, value + 1, value - 1]
+    if isinstance(value, str):
+        return ["", value + " (changed)", value[::-1]]
+    if value is None:
+        return [0, "changed"]
+    if isinstance(value, list):
+        out: list = [[], value[:-1], value + value[-1:] if value else [0]]
+        for index in range(len(_variants(0.0))):  # each element moved the same way
+            out.append([_variants(item)[index] if isinstance(item, (int, float)) and not isinstance(item, bool)
+                        else item for item in value])
+        return out
+    if isinstance(value, dict):
+        return [{}]
+    return []
+
+
+def can_fail(expression: str, data: dict) -> bool:
+    """Whether some other value of what the check reads makes it give another answer: each
+    value changed alone (zero, negated, a thousand times larger or smaller, one more or less,
+    an empty or altered string or list), then all of them together. A check that gives the same
+    answer for every one of them does not depend on anything measured (``len(X) >= 0``,
+    ``A == A``, a typed constant): it cannot fail, so it shows nothing."""
+    tree, paths = _parse(expression)
+    values = {path: _resolve(data, path) for path in paths}
+    first = _truth(expression, tree, paths, values)
+    trials = [{**values, path: other} for path in paths for other in _variants(values[path])]
+    count = max((len(_variants(v)) for v in values.values()), default=0)
+    for index in range(count):  # every value moved the same way at once
+        trials.append({p: (_variants(v)[index] if index < len(_variants(v)) else v) for p, v in values.items()})
+    for trial in trials:
+        try:
+            if _truth(expression, tree, paths, trial) != first:
+                return True
+        except (ClaimError, ArithmeticError, TypeError, ValueError):
+            return True  # the check breaks on that value: it depends on it
+    return False
 
 
 def find_claims(markdown_text: str) -> list[tuple[int, str, str]]:

@@ -10,7 +10,7 @@ from html import escape
 
 import yaml
 
-from build_hooks.core.claims import ClaimError, describe, evaluate, show_value
+from build_hooks.core.claims import ClaimError, can_fail, describe, evaluate, show_value
 from build_hooks.core.locate import locate
 from build_hooks.core.sources import Quote
 from build_hooks.render.source import resolve
@@ -39,6 +39,10 @@ def render_fence(options: dict, ctx) -> str:
         result = evaluate(check, item.data)
     except ClaimError as exc:
         raise ClaimError(f"claim on proof {name}: {exc}") from None
+    if result.holds and not can_fail(check, item.data):
+        _warn(ctx, f"claim cannot fail: {check} gives the same answer whatever values proof {name} "
+                   "records for it (zero, negated, a thousand times larger or smaller...); fix: compare a "
+                   "measured value with a bound it could cross", check)
     p = item.provenance
     under = f"torch {p['torch']} ({p['device_class']})"
     if p.get("stale"):
@@ -80,6 +84,9 @@ def render_quote_claim(options: dict, ctx) -> str:
     except ClaimError as exc:
         raise ClaimError(f"claim on quote {ident}: {exc}") from None
     where = f"{found.repo or found.path} lines {found.first}-{found.last}, torch {found.torch}"
+    if result.holds and not can_fail(check, data):
+        _warn(ctx, f"claim cannot fail: {check} gives the same answer whatever quote {ident} says; fix: "
+                   "test a token of the quoted lines", check)
     if not result.holds:
         message = f"claim does not hold: {check} on quote {ident} ({where})"
         report = ctx.extra.get("report")
@@ -98,6 +105,14 @@ def render_quote_claim(options: dict, ctx) -> str:
     return (f'<div class="ldr-claim ldr-claim--broken" data-quote="{escape(ident, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds for the '
             f'source of torch {escape(found.torch)}{": " if say else ""}{say}</p>{detail}</div>')
+
+
+def _warn(ctx, message: str, check: str) -> None:
+    report = ctx.extra.get("report")
+    if report is None:
+        logging.getLogger("build_hooks.core.claims").warning(message)
+    else:
+        report("warning", message, check, "claim")
 
 
 def quote_by_id(ident: str, pages) -> Quote:

@@ -209,3 +209,17 @@ def test_a_strict_build_fails_on_a_false_claim(toll):
     relaxed = toll.build(strict=False)  # the record is fresh; the claim is still checked and warned
     assert relaxed.returncode == 0 and "claim does not hold" in relaxed.stderr
     assert 'data-holds="false"' in toll.html()
+
+
+@pytest.mark.parametrize("check,fails", [
+    ("A.x > 0", True), ("A.n == 3", True), ('"b" in A.s', True), ("A.b", True), ("len(A.l) == 3", True),
+    ("A.x > 100 * A.y", True), ("A.x + A.y > 5", True),
+    ("len(A.l) >= 0", False), ("A.x == A.x", False), ("A.b or True", False), ("A.x * 0 == 0", False),
+    ("A.x < 1e200", False), ("abs(A.x) >= 0", False),
+])
+def test_a_claim_that_no_other_value_can_break_is_told_apart(check, fails):
+    from build_hooks.core.claims import can_fail
+
+    data = {"A": {"x": 5.0, "y": 0.01, "n": 3, "l": [1, 2, 3], "s": "abc", "b": True}}
+    assert evaluate(check, data).holds
+    assert can_fail(check, data) is fails

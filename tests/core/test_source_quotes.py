@@ -217,3 +217,12 @@ def test_a_claim_on_a_quote_holds_and_breaks_with_the_source(project, tmp_path):
     project.page("index.md", CLAIM_PAGE.replace("id: mm-backward\n", ""))
     result = build(project)
     assert result.returncode != 0 and "no source fence has `id: mm-backward`" in result.stderr
+
+
+def test_a_claim_that_cannot_fail_is_flagged_on_a_strict_build(project):
+    project.page("index.md", CLAIM_PAGE.replace(
+        "check: '\"mm_mat1_backward\" in QUOTE.text and len(QUOTE.lines) >= 3'",
+        "check: 'len(QUOTE.lines) >= 0'"))
+    result = build(project)
+    assert result.returncode != 0
+    assert "claim cannot fail: len(QUOTE.lines) >= 0" in result.stderr and "docs/index.md:9" in result.stderr
