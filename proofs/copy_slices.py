@@ -33,15 +33,15 @@ print("  y.sum().backward(): x.grad =", grad, "(10 where the slice was scaled, 1
 
 refusals = {}
 leaf = torch.ones(3, requires_grad=True)
-for label, write in (("leaf.mul_(2)", lambda: leaf.mul_(2)), ("leaf[0].mul_(2)", lambda: leaf[0].mul_(2))):
+for key, label, write in (("leaf", "leaf.mul_(2)", lambda: leaf.mul_(2)),
+                          ("leaf_view", "leaf[0].mul_(2)", lambda: leaf[0].mul_(2))):
     try:
         write()
-        refusals[label] = None
+        refusals[key] = None
     except RuntimeError as e:
-        refusals[label] = str(e)
-print("\nwrites autograd refuses:")
-for label, text in refusals.items():
-    print(f"  {label}: {text}")
+        refusals[key] = str(e)
+    print(("\nwrites autograd refuses:" if key == "leaf" else "") + f"\n  {label}: {refusals[key]}", end="")
+print()
 with torch.no_grad():
     leaf.mul_(2)
 print("  under torch.no_grad(), leaf.mul_(2) is allowed: leaf =", leaf.tolist(), "version", leaf._version)

@@ -44,18 +44,18 @@ def tls():
 
 
 MODES = {
-    "grad on (default)": lambda: torch.enable_grad(),
-    "no_grad()": lambda: torch.no_grad(),
-    "set_grad_enabled(False)": lambda: torch.set_grad_enabled(False),
-    "inference_mode()": lambda: torch.inference_mode(),
+    "grad_on": ("grad on (default)", lambda: torch.enable_grad()),
+    "no_grad": ("no_grad()", lambda: torch.no_grad()),
+    "set_grad_enabled_false": ("set_grad_enabled(False)", lambda: torch.set_grad_enabled(False)),
+    "inference_mode": ("inference_mode()", lambda: torch.inference_mode()),
 }
 rows = {}
-for label, mode in MODES.items():
+for key, (label, mode) in MODES.items():
     with mode():
         out = w * 2
         ran.clear()
         torch.ops.ldr_switches.echo(plain)
-        rows[label] = {"requires_grad": out.requires_grad, "grad_fn": None if out.grad_fn is None else out.grad_fn.name(),
+        rows[key] = {"label": label, "requires_grad": out.requires_grad, "grad_fn": None if out.grad_fn is None else out.grad_fn.name(),
                        "is_inference": out.is_inference(), "keys": str(torch._C._dispatch_keys(out)),
                        "grad_enabled": torch.is_grad_enabled(),
                        "inference_enabled": torch.is_inference_mode_enabled(),
@@ -63,43 +63,41 @@ for label, mode in MODES.items():
 with torch.no_grad():
     with torch.enable_grad():
         nested = w * 2
-rows["enable_grad() inside no_grad()"] = {"requires_grad": nested.requires_grad,
+rows["enable_grad_in_no_grad"] = {"label": "enable_grad() inside no_grad()", "requires_grad": nested.requires_grad,
                                            "grad_fn": nested.grad_fn.name() if nested.grad_fn else None}
 
 print("out = w * 2, where w requires grad")
 print(f"  {'mode':<24} {'grad on':<8} {'out requires grad':<18} {'inference':<10} kernels echo(x) ran")
-for label, r in rows.items():
+for key, r in rows.items():
     if "kernels" not in r:
         continue
-    print(f"  {label:<24} {str(r['grad_enabled']):<8} {str(r['requires_grad']):<18} {str(r['is_inference']):<10} "
+    print(f"  {r['label']:<24} {str(r['grad_enabled']):<8} {str(r['requires_grad']):<18} {str(r['is_inference']):<10} "
           f"{' -> '.join(r['kernels'])}")
 print("  enable_grad() inside no_grad(): out requires grad",
-      rows["enable_grad() inside no_grad()"]["requires_grad"],
-      "with", rows["enable_grad() inside no_grad()"]["grad_fn"])
-print("thread: autograd keys excluded   ", {k: rows[k]["autograd_excluded"] for k in MODES})
-print("thread: ADInplaceOrView included ", {k: rows[k]["inplace_or_view_included"] for k in MODES})
-print("keys of out, grad on:      ", rows["grad on (default)"]["keys"])
-print("keys of out, no_grad:      ", rows["no_grad()"]["keys"])
-print("keys of out, inference_mode:", rows["inference_mode()"]["keys"])
+      rows["enable_grad_in_no_grad"]["requires_grad"], "with", rows["enable_grad_in_no_grad"]["grad_fn"])
+print("thread excludes the autograd keys:", ", ".join(f"{rows[k]['label']} {rows[k]['autograd_excluded']}" for k in MODES))
+print("thread includes ADInplaceOrView:  ", ", ".join(f"{rows[k]['label']} {rows[k]['inplace_or_view_included']}" for k in MODES))
+print("keys of out, grad on:       ", rows["grad_on"]["keys"])
+print("keys of out, no_grad:       ", rows["no_grad"]["keys"])
+print("keys of out, inference_mode:", rows["inference_mode"]["keys"])
 
 # What an inference tensor may not do outside inference mode.
 with torch.inference_mode():
     inf = torch.ones(3)
 rules = {}
-for label, act in (
-    ("use it in a recorded op that saves it", lambda: (w * inf).sum().backward()),
-    ("write into it in place", lambda: inf.add_(1)),
-    ("use it in a recorded op that saves nothing", lambda: (w + inf).sum().backward()),
-    ("clone it, then use the clone", lambda: (w * inf.clone()).sum().backward()),
+print("\nan inference tensor, made inside inference_mode(), used outside it:")
+for key, label, act in (
+    ("saved", "use it in a recorded op that saves it", lambda: (w * inf).sum().backward()),
+    ("inplace", "write into it in place", lambda: inf.add_(1)),
+    ("unsaved", "use it in a recorded op that saves nothing", lambda: (w + inf).sum().backward()),
+    ("clone", "clone it, then use the clone", lambda: (w * inf.clone()).sum().backward()),
 ):
     try:
         act()
-        rules[label] = None
+        rules[key] = None
     except RuntimeError as e:
-        rules[label] = str(e).split("See https")[0].strip()
-print("\nan inference tensor, made inside inference_mode(), used outside it:")
-for label, err in rules.items():
-    print(f"  {label}: {'ok' if err is None else err}")
+        rules[key] = str(e).split("See https")[0].strip()
+    print(f"  {label}: {'ok' if rules[key] is None else rules[key]}")
 
 # detach() against requires_grad_(False)
 a = torch.randn(3, requires_grad=True)

@@ -80,16 +80,20 @@ print("every node is a torch.autograd.graph.Node:", all(n["is_node"] for n in no
 a = torch.randn(3, 4, requires_grad=True)
 b = torch.randn(4, 3, requires_grad=True)
 catalog = {
-    "a.mm(b)": a.mm(b), "a @ b": a @ b, "torch.relu(a)": torch.relu(a), "a * a": a * a,
-    "a * 2": a * 2, "a + a": a + a, "a + 1": a + 1, "a.sum()": a.sum(), "a.sum(dim=0)": a.sum(dim=0),
-    "a.t()": a.t(), "a.view(12)": a.view(12), "a.exp()": a.exp(), "a.clone()": a.clone(),
-    "torch.nn.functional.linear(a, b.t())": torch.nn.functional.linear(a, b.t()),
+    "mm": ("a.mm(b)", lambda: a.mm(b)), "matmul": ("a @ b", lambda: a @ b),
+    "relu": ("torch.relu(a)", lambda: torch.relu(a)), "mul": ("a * a", lambda: a * a),
+    "mul_number": ("a * 2", lambda: a * 2), "add": ("a + a", lambda: a + a),
+    "add_number": ("a + 1", lambda: a + 1), "sum": ("a.sum()", lambda: a.sum()),
+    "sum_dim": ("a.sum(dim=0)", lambda: a.sum(dim=0)), "t": ("a.t()", lambda: a.t()),
+    "view": ("a.view(12)", lambda: a.view(12)), "exp": ("a.exp()", lambda: a.exp()),
+    "clone": ("a.clone()", lambda: a.clone()),
+    "linear": ("torch.nn.functional.linear(a, b.t())", lambda: torch.nn.functional.linear(a, b.t())),
 }
 print("\nthe node each call records:")
 recorded = {}
-for call, out in catalog.items():
-    recorded[call] = out.grad_fn.name()
-    print(f"  {call:<38} {recorded[call]}")
+for key, (call, make) in catalog.items():
+    recorded[key] = {"call": call, "node": make().grad_fn.name()}
+    print(f"  {call:<38} {recorded[key]['node']}")
 
 loss.backward()
 print("\nbroadcasting undone: v has shape", list(v.shape), "and o = r * v has shape", list(o.shape))
