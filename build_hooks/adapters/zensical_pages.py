@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from build_hooks.core.safefs import UnsafeFile, is_regular, read_text
+
 
 def page_url(source: str, directory_urls: bool = True) -> str:
     """A page's URL from its path under docs/, as MkDocs and Zensical both make it."""
@@ -23,8 +25,9 @@ def site_pages(docs_dir: Path, directory_urls: bool = True) -> list[tuple[str, s
     pages = []
     for path in sorted(Path(docs_dir).rglob("*.md")):
         source = path.relative_to(docs_dir).as_posix()
-        if not any(part.startswith(".") for part in source.split("/")):
-            pages.append((source, page_url(source, directory_urls), path.read_text(encoding="utf-8")))
+        # a FIFO or a symlink out of docs/ is no page (core/safefs.py; the plugin names it)
+        if not any(part.startswith(".") for part in source.split("/")) and is_regular(path, inside=docs_dir):
+            pages.append((source, page_url(source, directory_urls), read_text(path, inside=docs_dir)))
     return pages
 
 
@@ -43,8 +46,8 @@ def front_matter_lines(source: Path, lines: list[str]) -> int:
     """How many lines Zensical cut off the top of the page (its front matter), so that errors
     name the line of the file."""
     try:
-        raw = source.read_text(encoding="utf-8").replace("\r\n", "\n")
-    except OSError:
+        raw = read_text(source, inside=source.parent).replace("\r\n", "\n")
+    except (OSError, ValueError, UnsafeFile):
         return 0
     text = "\n".join(lines)
     if text and raw.endswith(text):

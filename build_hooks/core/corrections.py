@@ -31,6 +31,7 @@ from .errors import DirectiveError, LdrError
 from .history import all_versions, records_at
 from .locate import Section, section_at, sections
 from .quotes import values
+from .safefs import UnsafeFile, read_text
 from build_hooks.render.values import format_value
 from .layout import Layout
 
@@ -189,7 +190,7 @@ def render_fence(options: dict, ctx) -> str:
         raise DirectiveError("the corrections fence must be on a page")
     path = Path(ctx.root) / "docs" / ctx.page
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+        text = read_text(path, inside=Path(ctx.root) / "docs")
+    except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
         raise DirectiveError(f"cannot read {path} to find its quoted values ({exc})") from None
     return render(upgrades(ctx.root, text, notes, layout=ctx.folders))

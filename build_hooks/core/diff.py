@@ -11,6 +11,7 @@ from .datalines import parse_output
 from .quotes import quotes as page_quotes
 from .errors import LdrError
 from .library import Library
+from .safefs import is_regular, read_bytes
 from .store import Record
 
 
@@ -77,7 +78,9 @@ def quotes(root: Path) -> tuple[dict[tuple[str, str], list[str]], dict[str, list
     values: dict[tuple[str, str], list[str]] = {}
     excerpts: dict[str, list[str]] = {}
     for page in sorted((root / "docs").rglob("*.md")):
-        text = page.read_text(encoding="utf-8", errors="replace")
+        if not is_regular(page, inside=root / "docs"):  # a FIFO or a symlink out of docs/ is no page
+            continue
+        text = read_bytes(page, inside=root / "docs").decode("utf-8", errors="replace")
         rel = page.relative_to(root)
         for quote in page_quotes(text):
             where = f"{rel}:{quote.line}"

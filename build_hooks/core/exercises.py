@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .errors import DirectiveError
 from .quotes import quotes
+from .safefs import UnsafeFile, read_text
 
 OPTIONS = None  # the body's keys are proof names, checked below
 
@@ -43,8 +44,8 @@ def page_text(ctx) -> str:
             return text
     path = Path(ctx.root) / "docs" / (ctx.page or "")
     try:
-        return path.read_text(encoding="utf-8") if ctx.page else ""
-    except OSError as exc:
+        return read_text(path, inside=Path(ctx.root) / "docs") if ctx.page else ""
+    except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
         raise DirectiveError(f"cannot read {path} to find the proofs it uses ({exc})") from None
 
 

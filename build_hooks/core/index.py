@@ -21,6 +21,7 @@ from .history import version_key, version_store, versions
 from .links import base_url
 from .pin import public_version
 from .quotes import Quote, page_title, quotes
+from .safefs import is_regular, read_bytes
 from .store import DEVICE_CLASSES, Record
 
 OPTIONS: tuple[str, ...] = ()
@@ -81,8 +82,10 @@ def site_pages(root: Path) -> list[tuple[str, str, str]]:
     docs = Path(root) / "docs"
     out = []
     for path in sorted(docs.rglob("*.md")) if docs.is_dir() else ():
+        if not is_regular(path, inside=docs):  # a FIFO or a symlink out of docs/ is no page (safefs.py)
+            continue
         source = path.relative_to(docs).as_posix()
-        out.append((source, guess_url(source), path.read_text(encoding="utf-8", errors="replace")))
+        out.append((source, guess_url(source), read_bytes(path, inside=docs).decode("utf-8", errors="replace")))
     return out
 
 

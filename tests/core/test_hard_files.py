@@ -181,3 +181,19 @@ def test_publish_refuses_a_source_that_leaves_its_folder(tmp_path):
     with pytest.raises(LdrError, match="symlink that leads outside"):
         publish(tmp_path, tmp_path / "docs", [("drawings/out.excalidraw", tmp_path / "drawings" / "out.excalidraw")])
     assert not (tmp_path / "docs" / "drawings").exists()
+
+
+def test_page_lists_outside_the_plugin_skip_fifos_and_outside_symlinks(site):
+    """``ldr diff``, the proofs index and Zensical list docs/*.md themselves: a FIFO page does not
+    hang them, and a page that leads out of docs/ is not read (a subprocess, so a hang times out)."""
+    os.mkfifo(site.root / "docs" / "pipe.md")
+    (site.root / "docs" / "leak.md").symlink_to("../config")
+    (site.root / "docs" / "alias.md").symlink_to("index.md")
+    code = ("import sys; from pathlib import Path; from build_hooks.core.index import site_pages; "
+            "from build_hooks.core.diff import quotes; "
+            "from build_hooks.adapters.zensical_pages import site_pages as zensical_pages; "
+            "root = Path(sys.argv[1]); quotes(root); "
+            "print(sorted(p[0] for p in site_pages(root)), sorted(p[0] for p in zensical_pages(root / 'docs')))")
+    done = subprocess.run([sys.executable, "-c", code, str(site.root)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['alias.md', 'index.md'] ['alias.md', 'index.md']"
