@@ -78,9 +78,11 @@ for label, op in OPS.items():
         a = x * 1
         out = op(a)
         node = out.grad_fn
+        before = {"a": a._version, "out": out._version}
         saved = []
         for name in sorted(n[len("_raw_saved_"):] for n in dir(node) if n.startswith("_raw_saved_")):
-            saved.append({"slot": name, "holds": "output" if name == "result" else "input"})
+            holds = "output" if name == "result" else "input"
+            saved.append({"slot": name, "holds": holds, "saved_version": before["a" if holds == "input" else "out"]})
         if write == "input":
             a.add_(1)
         elif write == "output":
@@ -91,7 +93,8 @@ for label, op in OPS.items():
             outcome = {"ran": True, "grad": [round(g, 4) for g in x.grad.tolist()], "error": None}
         except RuntimeError as e:
             outcome = {"ran": False, "grad": None, "error": str(e).split(" Hint:")[0]}
-        row = {"op": label, "write": write, "saved": saved, "versions": versions, **outcome}
+        row = {"op": label, "node": node.name(), "write": write, "saved": saved, "before": before,
+               "versions": versions, **outcome}
         lab.append(row)
         slots = ",".join(f"{s['slot']}" for s in saved) or "nothing"
         result = "ran" if outcome["ran"] else "error: " + outcome["error"].split(": ")[-1]
