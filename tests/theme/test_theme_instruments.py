@@ -33,7 +33,8 @@ def with_data(name: str, data: dict, device_class: str = "cpu"):
 def test_defaults_are_the_contract():
     assert DEFAULT_PROOFS == {"toll-meter": "dispatch_cost", "two-clocks": "two_clocks",
                               "graph-walker": "autograd_graph", "library-sizes": "where_code_lives",
-                              "stride-explorer": "view_ops", "promotion-table": "type_promotion"}
+                              "stride-explorer": "view_ops", "promotion-table": "type_promotion",
+                              "inplace-lab": "version_counter"}
 
 
 @pytest.mark.parametrize("kind,count_key", [
