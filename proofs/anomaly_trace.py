@@ -22,6 +22,7 @@ def model(x):
 
 
 x = torch.tensor([0.0, 4.0], requires_grad=True)
+plain_keys = sorted(model(x).grad_fn.next_functions[0][0].metadata)
 model(x).backward()
 silent = x.grad.tolist()
 print("plain backward: x.grad =", silent, "(no error, a NaN in the gradient)")
@@ -31,6 +32,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     with torch.autograd.detect_anomaly():
         loss = model(x)
+        anomaly_keys = sorted(loss.grad_fn.next_functions[0][0].metadata)
         try:
             loss.backward()
             error = None
@@ -45,6 +47,7 @@ print("and warned, first line:", lines[0] if lines else None)
 # the file's folder differs from machine to machine: keep only its name
 shown = [re.sub(r'File "([^"]+)"', lambda m: f'File "{os.path.basename(m.group(1))}"', line.strip())
          for line in lines if "x.sqrt()" in line or "in model" in line]
+print("node.metadata of the MulBackward0 node: plain", plain_keys, "| under detect_anomaly", anomaly_keys)
 print("the traceback names the forward line:")
 for line in shown:
     print("  " + line)
@@ -53,4 +56,5 @@ print("ANOMALY=" + json.dumps({"silent_grad": [None if g != g else g for g in si
                                "silent_has_nan": any(g != g for g in silent),
                                "error": error, "warning_first": lines[0] if lines else None,
                                "names_line": any("x.sqrt()" in line for line in lines),
-                               "names_function": any("in model" in line for line in lines)}))
+                               "names_function": any("in model" in line for line in lines),
+                               "plain_metadata": plain_keys, "anomaly_metadata": anomaly_keys}))
