@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+import sys
 from dataclasses import fields
 
 from packaging.version import InvalidVersion, Version
@@ -28,6 +29,7 @@ STATUSES = ("ok", "failed", "timeout", "killed", "output-limit")
 MAX_LINE = 10_000  # characters in one line of output (a data line may be longer: pages hide it)
 MAX_TEXT = 1_000   # characters in a short field (python, os, machine, device, torch_build)
 MAX_DEPTH = 64     # levels of nesting in data
+MAX_NAME = 245     # characters in a proof name: <name>.cuda.json fits a file name (255 bytes)
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 DATA_KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")  # as a data line names it (core/datalines.py)
 STAMP = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?(?:Z|\+00:00)$")
@@ -87,19 +89,23 @@ def _is_helper(name) -> bool:
     return isinstance(name, str) and name.startswith("_") and name.endswith(".py") and name[:-3].isidentifier()
 
 
-def _depth(node, limit: int) -> int:
-    """How deep ``node`` nests, counting no further than ``limit + 1`` (no recursion)."""
-    deepest, todo = 0, [(node, 0)]
+def _data_ok(data: dict) -> bool:
+    """NAME keys, nested at most MAX_DEPTH deep, every integer one a float can hold (so that
+    ratios and formats never overflow); walked without recursion."""
+    if not all(isinstance(k, str) and DATA_KEY.fullmatch(k) for k in data):
+        return False
+    todo = [(data, 0)]
     while todo:
         item, level = todo.pop()
-        deepest = max(deepest, level)
-        if level > limit:
-            break
+        if level > MAX_DEPTH:
+            return False
         if isinstance(item, dict):
             todo.extend((v, level + 1) for v in item.values())
         elif isinstance(item, list):
             todo.extend((v, level + 1) for v in item)
-    return deepest
+        elif _is_int(item) and abs(item) > sys.float_info.max:
+            return False
+    return True
 
 
 # kind -> (check, what it must be). Each field has a JSON kind (the first check) and, in
@@ -120,7 +126,7 @@ _FIELD_KINDS = {"returncode": "int|None", "signal": "int|None", "wall_s": "float
 _SHORT = (lambda v: len(v) <= MAX_TEXT, f"a string of at most {MAX_TEXT:,} characters")
 _CODE = (lambda v: v is None or -2**31 <= v < 2**31, "an integer of 32 bits or null")
 _STRICT = {
-    "proof": (lambda v: bool(NAME.fullmatch(v)),
+    "proof": (lambda v: len(v) <= MAX_NAME and bool(NAME.fullmatch(v)),
               "a proof name (lowercase letters, digits and underscores, starting with a letter)"),
     "device_class": (lambda v: v in DEVICE_CLASSES, f"one of {', '.join(DEVICE_CLASSES)}"),
     "status": (lambda v: v in STATUSES, f"one of {', '.join(STATUSES)}"),
@@ -130,11 +136,10 @@ _STRICT = {
     "script_sha256": (lambda v: bool(SHA256.fullmatch(v)), "a SHA-256 (64 lowercase hex digits)"),
     "helpers": (lambda v: all(_is_helper(k) and SHA256.fullmatch(h) for k, h in v.items()),
                 "an object of helper files (_name.py) to SHA-256s (64 lowercase hex digits)"),
-    "wall_s": (lambda v: math.isfinite(v) and v >= 0, "a non-negative number"),
+    "wall_s": (lambda v: 0 <= v <= 1e9, "a number of seconds from 0 to 1e9"),
     "returncode": _CODE, "signal": _CODE,
-    "data": (lambda v: all(isinstance(k, str) and DATA_KEY.fullmatch(k) for k in v)
-             and _depth(v, MAX_DEPTH) <= MAX_DEPTH,
-             f"an object of NAME keys (capitals, digits, _) nested at most {MAX_DEPTH} deep"),
+    "data": (_data_ok, f"an object of NAME keys (capitals, digits, _) nested at most {MAX_DEPTH} "
+                       "deep, its numbers within a float's range"),
     "python": _SHORT, "os": _SHORT, "machine": _SHORT, "device": _SHORT,
     "message": (lambda v: len(v) <= MAX_LINE, f"a string of at most {MAX_LINE:,} characters"),
 }

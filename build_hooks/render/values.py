@@ -49,9 +49,13 @@ def _digits(fmt: str, default: int) -> int:
 def _number(value, fmt: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise DirectiveError(f"format {fmt!r} needs a number, but the value is {value!r}")
-    if not math.isfinite(value):
-        raise DirectiveError(f"format {fmt!r}: the value is {value!r}")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer past a float's range
+        number = math.inf
+    if not math.isfinite(number):
+        raise DirectiveError(f"format {fmt!r}: the value is {value if isinstance(value, float) else 'too large'!r}")
+    return number
 
 
 def _scaled(value: float, base: float, units: list[str], digits: int) -> str:
@@ -121,7 +125,7 @@ def _formatted(value, fmt: str) -> str:
         if isinstance(value, int) and not isinstance(value, bool) and fmt[-1:] in "eEfFgG%":
             value = float(value)
         return format(value, fmt)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, OverflowError) as exc:
         raise DirectiveError(
             f"format {fmt!r} does not apply to {value!r} ({exc}); use a Python format spec "
             "like .2f or ,d, or words, bytes, ibytes"
