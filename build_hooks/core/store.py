@@ -5,9 +5,12 @@ lines so that a re-measurement diffs line by line. The top level holds the last 
 if the proof never succeeded, the failed one); ``failure`` holds a newer failed attempt, so a
 failure never erases what was recorded before. Writes go to a temporary file in the same
 folder and replace the record atomically; the store is always standard JSON (a non-finite
-number is refused on write and makes a file corrupt on read). Every field is type-checked on
-read: a record that does not parse, or has a field of the wrong type, reads as Corrupt and is
-reported with its path and the field.
+number is refused on write and makes a file corrupt on read). Every field is parsed into its
+strict type on read (schema.py: a PEP 440 torch, an ISO 8601 UTC time, a proof name, bounded
+lines...): a record that does not parse, or has a field of the wrong kind, reads as Corrupt
+and is reported with its path and the field; what a reader would refuse is never written.
+Record files are read through safefs (a regular file inside the store, at most the "record"
+limit), so a FIFO, a device, a symlink leading out or a giant reads as Corrupt, never waits.
 """
 
 from __future__ import annotations
