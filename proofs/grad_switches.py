@@ -1,4 +1,4 @@
-"""Four ways to stop recording, and what each one really switches
+"""The switches that stop recording, and what each one really changes
 
 Runs one op on a tensor that requires a gradient under `no_grad`, `set_grad_enabled(False)`,
 `inference_mode` and `enable_grad` nested in `no_grad`, and records what comes out: whether it
