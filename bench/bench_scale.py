@@ -20,10 +20,8 @@ by plain mkdocs-material with the same theme, are the baseline. Printed, per siz
   sources, proof metadata and page locations all made again), for information;
 * cold build (no record: every proof runs; .cache kept), against the sum of the proofs' own
   runtimes (the wall times in the records it wrote) plus the plain build (timed without the
-  memory sampler, which runs on one more cold build of each side). The build takes the warm
-  proof host that the previous build that ran proofs handed to the keeper (core/keeper.py),
-  as an author's build does; one more cold build with LDR_KEEP_HOST=0 starts its own host and
-  imports torch again (the first build after a reboot), printed for information;
+  memory sampler, which runs on one more cold build of each side). Each cold build starts its
+  own proof host and imports torch (1.4 to 2 s), as an author's command-line build does;
 * the runner's overhead per proof (the same proofs run one at a time, minus their runtimes);
 * peak memory: the warm build's process, ours / plain; the cold build's process tree
   (build + proof host + proofs) against 1.5 x plain plus the proof host alone;
@@ -556,9 +554,7 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
     # sampled for memory (both sides).
     # Timed without the memory sampler (reading /proc of a process that holds torch every 50 ms
     # costs CPU); one more cold build of each side is sampled for memory.
-    # The first build above ran every proof and handed its warm host to the keeper (keeper.py),
-    # as an author's last build would have: a cold build takes it. One more cold build starts
-    # its own host (LDR_KEEP_HOST=0: the first build after a reboot), for information.
+    # Each starts its own proof host, which imports torch.
     colds_s, plain_cold = [], []
     for i in range(colds):
         shutil.rmtree(roots["ldr"] / "proofs" / "_results", ignore_errors=True)
@@ -568,10 +564,8 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
         plain_cold.append(plain["s"])
         walls = recorded_walls(roots["ldr"])
     shutil.rmtree(roots["ldr"] / "proofs" / "_results", ignore_errors=True)
-    out["cold_unkept_s"] = fresh_build(roots["ldr"], sites["ldr"], env={"LDR_KEEP_HOST": "0"})["s"]
-    shutil.rmtree(roots["ldr"] / "proofs" / "_results", ignore_errors=True)
-    # Sampled with a host of its own, so that the host is in the build's process tree.
-    out["memory_cold"] = fresh_build(roots["ldr"], sites["ldr"], sample=True, env={"LDR_KEEP_HOST": "0"})
+    # Sampled with the build's own host in its process tree.
+    out["memory_cold"] = fresh_build(roots["ldr"], sites["ldr"], sample=True)
     out["memory_plain"] = fresh_build(roots["plain"], sites["plain"], sample=True)
     out["proof_runtime_s"] = sum(walls.values())
     out["cold_s"], out["cold_plain_s"] = statistics.median(colds_s), statistics.median(plain_cold)
@@ -650,7 +644,6 @@ def report(results: dict[int, dict]) -> None:
         print(ratio_line("fresh clone (records, no .cache) / plain", r["clone"]["ldr"], r["clone"]["plain"], None))
         budget = r["proof_runtime_s"] + r["cold_plain_s"]
         print(ratio_line("cold build / (proofs' runtimes + plain)", r["cold_s"], budget, 1.15))
-        print(ratio_line("  with no kept host (torch imported again)", r["cold_unkept_s"], budget, None))
         print(f"  {'runner overhead per proof':<46} {r['overhead']['per_proof_s'] * 1000:6.1f} ms "
               f"({r['overhead']['count']} proofs one at a time; target <= 5 ms)")
         print(ratio_line("peak RSS of the warm build / plain", r["maxrss"]["ldr"], r["maxrss"]["plain"], 1.5, "MB"))
@@ -698,9 +691,6 @@ def main() -> None:
     logging.getLogger("mkdocs").setLevel(logging.ERROR)
     base = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     PYCACHE[:] = [str(base / "pycache")]
-    # A keeper of its own (core/keeper.py), stopped at the end: the benchmark leaves no host.
-    os.environ["LDR_KEEPER_DIR"] = str(base / "keeper")
-    os.environ["LDR_KEEP_HOST"] = "300"
     try:
         # The bytecode folder starts empty: compile what every build and proof host imports
         # once, before anything is timed, as pip compiled it on an author's machine (without
@@ -721,9 +711,6 @@ def main() -> None:
               f"{args.serve_rounds} prose edits per side, {args.colds} cold build(s)")
         report(results)
     finally:
-        from build_hooks.core import keeper
-
-        keeper.stop()
         shutil.rmtree(base, ignore_errors=True)
         print(f"\nbench_scale ran {time.perf_counter() - started:.0f} s")
 

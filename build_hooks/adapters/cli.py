@@ -240,26 +240,6 @@ def cmd_notebook(args, library: Library) -> int:
     return run_notebook(args, library)
 
 
-def cmd_host(args) -> int:
-    from build_hooks.core import keeper
-
-    if args.stop:
-        print("stopped the keeper and the hosts it held" if keeper.stop() else "no keeper runs")
-        return 0
-    hosts = keeper.held()
-    keep = keeper.keep_seconds()
-    setting = f"hosts are kept {keep:g} s after a build (LDR_KEEP_HOST)" if keep else \
-        "keeping is off (LDR_KEEP_HOST=0, or CI is set)"
-    if not hosts:
-        print(f"no warm proof host is kept; {setting}")
-        return 0
-    for host in hosts:
-        print(f"a warm proof host under torch {host.get('torch')} (pid {host.get('pid')}), "
-              f"kept {max(0.0, float(host.get('left_s') or 0)):.0f} s more")
-    print(f"{setting}; `ldr host --stop` ends them now")
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     """``ldr``. Every line it prints passes the terminal guard (a control character from a
     record, a proof's output or a file name prints as an escape: core/textsafe.py); a file it
@@ -299,8 +279,6 @@ def _main(argv: list[str] | None) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, on_term) if main_thread else None
     try:
-        if args.command == "host":  # no project needed
-            return cmd_host(args)
         root = (getattr(args, "root", None) or find_root(Path.cwd())).resolve()
         layout = layout_for(root)  # the plugin's folder and pin options in mkdocs.yml
         store = None

@@ -100,7 +100,5 @@ def build_parser(description: str) -> argparse.ArgumentParser:
     notebook = command("notebook", help="write a proof as the Jupyter notebook the site publishes")
     notebook.add_argument("proof")
     notebook.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: standard output")
-    host = command("host", help="the warm proof host kept between builds (core/keeper.py): show it, or --stop it")
-    host.add_argument("--stop", action="store_true", help="end the keeper and the hosts it holds")
     sub.add_parser("draw", help="render an Excalidraw scene: ldr draw IN OUT.svg [--dark]")
     return parser

@@ -31,6 +31,7 @@ HANDLERS = {
     "reading-lines": "build_hooks.series.metro:render_fence",
     "robot": "build_hooks.series.robot:render_fence",
     "claim": "build_hooks.render.claim:render_fence",
+    "source": "build_hooks.render.source:render_fence",
     "drift-report": "build_hooks.core.drift:render_fence",
     "corrections": "build_hooks.core.corrections:render_fence",
     "proofs-index": "build_hooks.core.index:render_fence",
@@ -68,9 +69,14 @@ def _located_on_disk(text: str) -> tuple:
     hit = disk.get(key) if disk else None
     if hit is not None:
         try:
-            return tuple(Spot(kind, line, body) for kind, line, body in json.loads(hit))
-        except (ValueError, TypeError):
-            pass  # torn or foreign: locate again and rewrite it
+            found = json.loads(hit)
+        except ValueError:
+            found = None
+        if isinstance(found, list) and all(
+                isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)
+                and type(item[1]) is int and isinstance(item[2], str) for item in found):
+            return tuple(Spot(kind, line, body) for kind, line, body in found)
+        # anything else is foreign: locate again and rewrite it
     spots = tuple(locate(text, FENCES, VALUE))
     if disk is not None:
         disk.put(key, json.dumps([[s.kind, s.line, s.text] for s in spots]))
@@ -150,23 +156,13 @@ def fence_format(source, language, class_name, options, md, **kwargs) -> str:
     state.fence_line = line
     what = f"the {language} fence"
     try:
-        key = state.memo_key(language, source)
-        entry = state.memo.get(key) if key is not None else None
-        if entry is None:
-            options = parse_options(source, language)
-            subject = options.get("arg") or options.get("name") or options.get("proof")
-            if isinstance(subject, str):
-                what = f"the {language} fence for {subject}"
-            said = state.said()
-            html = visible(state.render_fence(language, options, line))
-            entry = (tuple(split(html)), tuple(dict.fromkeys(ids(html))))
-            if key is not None and state.said() == said:  # a render that reported is done again
-                state.memo.put(key, entry)
-        else:  # rendered before, in this world: its body parsed then (a card still takes its place)
-            state.replay(language, source, line)
-        parts, found = entry
-        state.claim_ids(found, language, line)
-        return state.defer(parts)
+        options = parse_options(source, language)
+        subject = options.get("arg") or options.get("name") or options.get("proof")
+        if isinstance(subject, str):
+            what = f"the {language} fence for {subject}"
+        html = visible(state.render_fence(language, options, line))
+        state.claim_ids(tuple(dict.fromkeys(ids(html))), language, line)
+        return state.defer(tuple(split(html)))
     except Exception as exc:  # noqa: BLE001 - see the docstring
         try:
             return state.fail(exc, line, what=what)

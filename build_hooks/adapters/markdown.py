@@ -16,7 +16,6 @@ a fence refuses options it does not take; a page shows each proof's card once.
 
 from __future__ import annotations
 
-import json
 
 import xml.etree.ElementTree as etree
 from pathlib import Path
@@ -62,23 +61,15 @@ class _ValuePattern(InlineProcessor):
         state = self.state
         line = state.value_line(m.group(0))
         try:
-            key = state.memo_key("value", m.group(0))
-            hit = state.memo.get(key) if key is not None else None
-            if hit is not None:  # the same value on the same page in the same world (core/memo.py)
-                attrs, text = json.loads(hit)
-            else:
-                said = state.said()
-                text, detail, item = state.value(m)
-                p = item.provenance
-                attrs = {name: _text(value) for name, value in {
-                    "class": "ldr-value", "href": state.source_href(item.name),
-                    "data-proof": item.name, "data-key": m.group("key"),
-                    "data-format": (m.group("fmt") or "").strip(),
-                    "title": f"{item.name}: {detail} (torch {p['torch']}, {p['device']}, {p['measured_at']})",
-                }.items()}
-                text = _text(text)
-                if key is not None and state.said() == said:
-                    state.memo.put(key, json.dumps([attrs, text]))
+            text, detail, item = state.value(m)
+            p = item.provenance
+            attrs = {name: _text(value) for name, value in {
+                "class": "ldr-value", "href": state.source_href(item.name),
+                "data-proof": item.name, "data-key": m.group("key"),
+                "data-format": (m.group("fmt") or "").strip(),
+                "title": f"{item.name}: {detail} (torch {p['torch']}, {p['device']}, {p['measured_at']})",
+            }.items()}
+            text = _text(text)
             el = etree.Element("a", attrs)
             # Atomic: later inline patterns must not read the value as Markdown or HTML.
             el.text = AtomicString(text)

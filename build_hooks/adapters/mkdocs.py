@@ -10,7 +10,8 @@
 * on_files: publish the downloads (downloads.py: ``proofs/*.py``, their helpers, one
   ``proofs/<name>.ipynb`` notebook per proof, ``drawings/*.excalidraw``) at stable URLs (whatever
   the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
-* on_env: give the theme's jinja environment a cache of compiled templates (core/templates.py);
+* on_env: give the theme's jinja environment jinja's own cache of compiled templates
+  (core/templates.py);
 * on_page_markdown / on_page_content: tell the extension which page it renders, then report
   what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
   on the page and logged as warnings, so that the server keeps answering; proof failures are
@@ -43,6 +44,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File
 
 from build_hooks.core import assets
 from build_hooks.core.background import Scheduler
@@ -51,12 +53,9 @@ from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import LdrError
 from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
-from build_hooks.core.memo import FenceMemo
 from build_hooks.core.progress import Estimate
 from build_hooks.core.safefs import UnsafeFile, check_regular
-from build_hooks.core.sitecopy import SiteCopies
 from build_hooks.core.templates import attach as attach_compiled
-from .linked import add_published
 from .pluginlog import PluginLog, check_writable, guard_hooks
 from .siteconfig import site_url_problem
 from .markdown import LdrExtension, LdrState, card_names, custom_fences
@@ -105,8 +104,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         result = super().load_config(options, config_file_path)
         if not result[0] and self.config.run:
             # MkDocs loads plugins first, then validates the rest of the config: start the
-            # proof host now if a proof will run, so that it imports torch (or is taken from
-            # the keeper) while MkDocs reads the theme and extensions. on_pre_build's run waits
+            # proof host now if a proof will run, so that it imports torch while MkDocs reads
+            # the theme and extensions. on_pre_build's run waits
             # for it. The check runs here, not on the thread: a thread that reads the proofs
             # and records while MkDocs loads would trade the lock with it hundreds of times.
             root = Path(config_file_path or ".").resolve().parent
@@ -141,8 +140,6 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
-        self.state.memo = FenceMemo.for_project(root)  # rendered directives, while nothing moved
-        self.copies = SiteCopies.for_project(root)  # downloads linked into the site (core/sitecopy.py)
         # The package's stylesheets come first, so that the site's own extra_css overrides them.
         sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
         config.extra_css[:0] = sheets
@@ -195,8 +192,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             library.run(on_start=lambda proof: estimate.started(proof.name), on_done=done)
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
-        host = "a warm host kept from an earlier build" if library.runner().taken else "a new proof host"
-        log.info(f"proofs done in {time.perf_counter() - started:.2f} s, in {host}")
+        log.info(f"proofs done in {time.perf_counter() - started:.2f} s")
 
     def on_files(self, files, config):
         mirrored = published(Path(config.docs_dir))  # what a Zensical build wrote into docs/
@@ -208,7 +204,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 files.remove(file)
         # Scripts, the helpers they import, notebooks and drawings (records never: downloads.py),
         # and the package's own CSS and fonts; a site file of the same name wins.
-        add_published(files, config, [*for_library(self.library), *self.assets], self.copies)
+        for uri, source in [*for_library(self.library), *self.assets]:
+            if files.get_file_from_path(uri) is None:  # copied into the site as MkDocs copies any file
+                files.append(File.generated(config, uri, content=source) if isinstance(source, bytes)
+                             else File.generated(config, uri, abs_src_path=str(source)))
         cards: dict[str, list[tuple[str, str]]] = {}
         pages = []
         for file in files.documentation_pages():
@@ -266,8 +265,6 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         return restore(output, self.deferred.pop(page.file.src_uri, {}))
 
     def on_post_build(self, config):
-        self.state.memo.save()
-        self.copies.save()
         # Store problems (corrupt records, bad data lines) come from the records themselves, so
         # every build reports them until they are fixed, not only the build that ran the proof.
         seen: set[str] = set()

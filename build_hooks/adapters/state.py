@@ -21,7 +21,6 @@ from build_hooks.core.layout import Layout
 from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.links import CardLinks, Pages, base_url
 from build_hooks.core.locate import VALUE_KIND, Locations
-from build_hooks.core.memo import FenceMemo, world_digest
 from build_hooks.core.options import check_options
 from build_hooks.core.runner import last_lines
 from build_hooks.render.card import highlight_source, pending_marker, render_card, status_phrase
@@ -33,11 +32,6 @@ from . import fences as _fences
 from .fences import HANDLERS, OPTIONS, located
 
 _VISIBLE: dict[tuple, tuple[dict, dict]] = {}  # (root, proof) -> (lookup, its visible form), across rebuilds
-MEMO_FENCES = frozenset(("proof", "proof-output", "figure", "instrument", "claim", "reading-lines", "robot",
-                         "value"))
-"""The directives (and inline values) whose HTML depends only on their body, the page's URL and
-the world (core/memo.py); the proofs index, exercises, drift and corrections read other pages'
-text."""
 
 
 class ProofPending(LdrError):
@@ -71,8 +65,6 @@ class LdrState:
         _fences._LOCATE_DISK[:] = [TextCache.for_project(self.root, "locate", ".json")]
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
         self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
-        self.memo: FenceMemo | None = None  # the plugin and Zensical set it (never with autorun)
-        self._world: str | None = None
 
     @property
     def library(self) -> Library:
@@ -83,7 +75,6 @@ class LdrState:
     def begin_build(self) -> None:
         self._cache.clear()
         self._checked.clear()
-        self._world = None
         if self._library is not None:
             self._library.refresh()
 
@@ -192,30 +183,6 @@ class LdrState:
             if text in line:
                 return number
         return None
-
-    # -- the memo (core/memo.py) ---------------------------------------------
-    def memo_key(self, fence: str, body: str) -> str | None:
-        """Where this directive's HTML is memoised, or None when it is not."""
-        if self.memo is None or self.autorun or fence not in MEMO_FENCES:
-            return None
-        if self._world is None:  # once per build: card pages and background runs are set by then
-            from build_hooks.core.library import host_accelerator
-
-            cards = sorted((name, sorted(where)) for name, where in (self.card_urls or {}).items())
-            self._world = world_digest(self.layout, self.library.proofs, self.library.pin,
-                                       (cards, sorted(self.rerunning), host_accelerator()))
-        self.memo.enter(self._world)
-        return self.memo.key(self.page, self.page_url, fence, body)
-
-    def said(self) -> tuple[int, int]:
-        """How much has been reported so far: a render that reports anything is not memoised."""
-        return len(self.diagnostics), len(self._library.diagnostics if self._library is not None else ())
-
-    def replay(self, fence: str, body: str, line: int | None) -> None:
-        """What a memoised directive does to the page besides its HTML: a card takes its place."""
-        if fence == "proof":
-            options = _fences.parse_options(body, fence)
-            self.take_card(str(options.get("arg") or options.get("name")), line)
 
     # -- rendering -----------------------------------------------------------
     def render_fence(self, fence: str, options: dict, line: int | None = None) -> str:

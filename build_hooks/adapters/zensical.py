@@ -36,7 +36,6 @@ from build_hooks.core.assets import site_assets
 from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.library import Diagnostic, Library
-from build_hooks.core.memo import FenceMemo
 from build_hooks.core.publish import Entry, publish
 from build_hooks.core.status import store_diagnostics
 from build_hooks.core.textsafe import printable
@@ -110,17 +109,14 @@ class Session:
         # Errors are collected, as under the plugin: end_page() raises them when building.
         # Until prepare() runs, a stale proof runs when a page first quotes it (no `watch:` call).
         self.state = LdrState(self.root, self.library, raise_errors=False, autorun=self.run)
-        self.state.memo = FenceMemo.for_project(self.root)  # used once prepare() ends autorun
         self.prepared = False
         self.inputs: tuple | None = None  # what begin_build last saw
         self.said: set[str] = set()
         atexit.register(self.library.close)  # the proof host ends with Zensical
-        atexit.register(self.state.memo.save)  # Zensical has no end-of-build step
 
     # -- before the build ---------------------------------------------------------------
     def prepare(self, docs_dir: Path) -> None:
         """The plugin's on_pre_build and on_files: run what is stale, publish the downloads."""
-        self.state.memo.save()  # what the last build under `zensical serve` rendered
         self.begin_build()
         library = self.library
         library.clean_leftovers()

@@ -1,24 +1,40 @@
 """A small content-addressed text cache under ``.cache/ldr/<namespace>/`` (not committed).
 
-Keys are hashes of everything the value depends on. Writes are atomic (temporary file, then
-``os.replace``); an entry that cannot be read, or fails the cache's validity check, counts as a
-miss. A process-wide dict sits in front, so `mkdocs serve` rebuilds do not touch the disk.
-Used for highlighted proof sources and rendered drawings.
+A cache is a hint, never the truth: whatever is found there is checked before it is used, and
+anything that fails a check is a miss, made again and written over.
+
+* Keys are hashes of everything the value depends on; the file's name also holds
+  :func:`package_digest` (this package's code and the Python running it), so that a change to
+  the code that made an entry never reads it.
+* Each entry starts with a line holding the SHA-256 of its name and body: a torn write,
+  flipped bytes, another cache's entry copied over it or a file of another format is a miss.
+  A cache's own ``valid`` check then looks at the body (a whole SVG, a JSON of the right shape).
+* Entries are read through :mod:`.safefs`: a FIFO, a folder, a symlink leading out of the cache
+  folder (to ``/dev/zero``, say) or an entry over 64 MiB is a miss, never a hang.
+* Writes are atomic (temporary file, then ``os.replace``, which also replaces a FIFO or symlink
+  found there); a folder that cannot be written (a read-only checkout) builds without caching.
+
+A process-wide dict sits in front, so `mkdocs serve` rebuilds do not touch the disk. Used for
+highlighted proof sources, located directives, proofs' parses, notebooks and rendered drawings.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
-import marshal
-import mmap
 import os
+import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Callable
 
+from .errors import LdrError
+from .safefs import read_bytes
+
 _MEMORY: dict[tuple[str, str], str] = {}
+HEADER = b"ldr-cache/1 "
+PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def key_of(*parts: str | bytes) -> str:
@@ -29,10 +45,23 @@ def key_of(*parts: str | bytes) -> str:
     return digest.hexdigest()
 
 
+@functools.lru_cache(maxsize=1)
+def package_digest() -> str:
+    """Every ``.py`` and ``.json`` file of this package (by content: 2 ms for all of them) and
+    the Python version: what any cached value was made by."""
+    digest = hashlib.sha256(sys.version.encode() + b"\0")
+    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.json")]):
+        if "__pycache__" in path.parts:
+            continue
+        with contextlib.suppress(OSError):
+            digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def file_stamp(path: Path) -> tuple[int, int, int] | None:
-    """(mtime_ns, size, inode) of a file, or None when it cannot be read: what a cache keyed by
-    a file's outside compares (the store replaces a record by renaming a new file, so its inode
-    always moves)."""
+    """(mtime_ns, size, inode) of a file, or None when it cannot be read: what a process-level
+    memo keyed by a file's outside compares (the store replaces a record by renaming a new
+    file, so its inode always moves)."""
     try:
         stat = os.stat(path)
     except OSError:
@@ -50,33 +79,51 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.chmod(tmp, mode)  # mkstemp makes it private; these are ordinary build files
-        os.replace(tmp, path)
-    except BaseException:
+        try:
+            os.replace(tmp, path)  # over a file, a FIFO or a symlink alike
+        except IsADirectoryError:  # an empty folder where a file belongs (rmdir leaves any other)
+            os.rmdir(path)
+            os.replace(tmp, path)
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:  # a full disk, seen at a flush
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
-
-
-def load_mapped(path: Path):
-    """marshal.loads of a file, read through a memory map: a large memo is not copied into a
-    bytes object first (raises OSError, EOFError, ValueError or TypeError when it cannot)."""
-    with open(path, "rb") as handle:
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-            return marshal.loads(mapped)
-
-
-RACY_NS = 2_000_000_000  # a file written this recently may change again within its mtime's tick
-
-
-def is_racy(stamp: tuple | None) -> bool:
-    """Whether a file of this :func:`file_stamp` was written too recently for its stamp to be
-    trusted: a file's time moves in ticks of a few milliseconds, so one written again within
-    the same tick, at the same size, keeps its stamp (git's "racy" entries, the same way)."""
-    return stamp is not None and time.time_ns() - stamp[0] < RACY_NS
 
 
 def clear_memory() -> None:
     _MEMORY.clear()
+
+
+def _seal(name: str, body: bytes) -> bytes:
+    return hashlib.sha256(name.encode() + b"\0" + body).hexdigest().encode()
+
+
+def seal(name: str, body: bytes) -> bytes:
+    """An entry's bytes: the header line (the SHA-256 of ``name`` and the body), then the body."""
+    return HEADER + _seal(name, body) + b"\n" + body
+
+
+def unseal(name: str, data: bytes) -> bytes | None:
+    """The body of an entry :func:`seal` wrote under ``name``; None for anything else."""
+    head, newline, body = data.partition(b"\n")
+    if not newline or not head.startswith(HEADER) or head[len(HEADER):] != _seal(name, body):
+        return None
+    return body
+
+
+def pack(name: str, text: str) -> bytes:
+    return seal(name, text.encode("utf-8"))
+
+
+def unpack(name: str, data: bytes) -> str | None:
+    """The text of an entry :func:`pack` wrote under ``name``; None for anything else."""
+    body = unseal(name, data)
+    try:
+        return None if body is None else body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 class TextCache:
@@ -88,28 +135,41 @@ class TextCache:
     def for_project(cls, root: Path, namespace: str, suffix: str = ".txt", **kw) -> "TextCache":
         return cls(Path(root) / ".cache" / "ldr" / namespace, suffix, **kw)
 
+    @staticmethod
+    def name(key: str) -> str:
+        """The entry's file name (without the suffix): the key under this package's code."""
+        return key_of(package_digest(), key)
+
     def path(self, key: str) -> Path:
-        return self.dir / f"{key}{self.suffix}"
+        return self.dir / f"{self.name(key)}{self.suffix}"
 
     def get(self, key: str) -> str | None:
-        hit = _MEMORY.get((str(self.dir), key))
+        name = self.name(key)
+        hit = _MEMORY.get((str(self.dir), name))
         if hit is not None:
             return hit
         try:
-            text = self.path(key).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            data = read_bytes(self.dir / f"{name}{self.suffix}", inside=self.dir, limit="cache")
+        except (OSError, LdrError):  # missing, or not a regular file inside the cache, or too large
             return None
-        if self.valid is not None and not self.valid(text):
-            return None  # a torn or foreign entry: a miss, rewritten by the next put
-        _MEMORY[(str(self.dir), key)] = text
+        text = unpack(name, data)
+        if text is None:
+            return None  # torn, flipped or foreign: a miss, rewritten by the next put
+        try:
+            if self.valid is not None and not self.valid(text):
+                return None
+        except Exception:  # noqa: BLE001 - a check that trips on odd content: a miss, not an error
+            return None
+        _MEMORY[(str(self.dir), name)] = text
         return text
 
     def write(self, key: str, text: str) -> None:
         """Atomically replace the entry on disk (raises OSError)."""
-        write_atomic(self.path(key), text.encode("utf-8"))
+        name = self.name(key)
+        write_atomic(self.dir / f"{name}{self.suffix}", pack(name, text))
 
     def put(self, key: str, text: str) -> None:
-        _MEMORY[(str(self.dir), key)] = text
+        _MEMORY[(str(self.dir), self.name(key))] = text
         with contextlib.suppress(OSError):  # a read-only checkout still builds; it just does not cache
             self.write(key, text)
 
@@ -119,54 +179,3 @@ class TextCache:
             text = make()
             self.put(key, text)
         return text
-
-
-class StampTable:
-    """Values derived from files, kept by each file's :func:`file_stamp` in one marshal file, so
-    that a fresh process finds what an earlier one read (a proof's parse, a script's hash)
-    without opening the files. Values are marshal's plain types. A torn or foreign table reads
-    as empty; :meth:`save` writes it atomically, only when something changed."""
-
-    VERSION = 1
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self._rows: dict[str, tuple] | None = None
-        self._changed = False
-
-    def _table(self) -> dict[str, tuple]:
-        if self._rows is None:
-            rows: dict[str, tuple] = {}
-            try:
-                data = load_mapped(self.path)
-                if isinstance(data, tuple) and len(data) == 2 and data[0] == self.VERSION and isinstance(data[1], dict):
-                    rows = {k: v for k, v in data[1].items()
-                            if isinstance(k, str) and isinstance(v, tuple) and len(v) == 2}
-            except (OSError, ValueError, EOFError, TypeError):
-                pass
-            self._rows = rows
-        return self._rows
-
-    def get(self, path: Path, stamp: tuple | None = None):
-        """The value kept for ``path`` if the file's stamp has not moved since, else None."""
-        row = self._table().get(str(path))
-        if row is None:
-            return None
-        stamp = file_stamp(path) if stamp is None else stamp
-        return row[1] if stamp is not None and row[0] == stamp else None
-
-    def put(self, path: Path, value, stamp: tuple | None = None) -> None:
-        stamp = file_stamp(path) if stamp is None else stamp
-        if stamp is None or is_racy(stamp):  # read again by the next process rather than trusted
-            return
-        row = (stamp, value)
-        if self._table().get(str(path)) != row:
-            self._table()[str(path)] = row
-            self._changed = True
-
-    def save(self) -> None:
-        if not self._changed:
-            return
-        with contextlib.suppress(OSError, ValueError):  # read-only checkout: the next process reads again
-            write_atomic(self.path, marshal.dumps((self.VERSION, self._table())))
-            self._changed = False

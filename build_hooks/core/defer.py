@@ -26,7 +26,7 @@ TOKEN = "<!--ldr-deferred-{}-->"
 
 def split(html: str, min_size: int = 1024) -> list[str]:
     """``[text, block, text, block, ..., text]``: the bulky blocks at odd places, to be swapped
-    for placeholders (:func:`join`); a memoised directive keeps this form (core/memo.py)."""
+    for placeholders (:func:`join`)."""
     parts: list[str] = []
     text: list[str] = []  # what stays, since the last block
     pos = 0

@@ -93,7 +93,7 @@ class Library:
         self.layout = layout if layout is not None else Layout.at(self.root)  # folders and pin option
         self.proofs_dir = self.layout.proofs
         if store is None:  # a shard's store is handed in (shards.py)
-            store = Store(self.proofs_dir, self.layout.results).keep_table_under(self.root)
+            store = Store(self.proofs_dir, self.layout.results)
         self.store = store
         self.lock_path = self.root / ".cache" / "ldr" / "store.lock"
         self.python, self.mode, self.slots = python, mode, slots
@@ -189,7 +189,6 @@ class Library:
                 continue
             if force or self.state(proof, device_class).needs_run:
                 todo.append(proof)
-        self.store.remember()
         return todo
 
     def run(self, names: list[str] | None = None, force: bool = False,

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import kepthost
 from .errors import LdrError, PinError
 from .pin import matches_pin
 from .textsafe import printable
@@ -153,38 +152,22 @@ class Runner:
         self._work: str | None = None
         self._inbuf = b""
         self._starting = threading.Lock()
-        self._key: str | None = None  # what a kept host is kept under (kepthost.py)
-        self._torch: list = []
-        self.taken = False  # whether the host came from the keeper
 
     # -- lifecycle -------------------------------------------------------------
     def start(self) -> dict:
         with self._starting:  # `mkdocs serve` may warm the host from another thread
             if self.proc is not None and self.proc.poll() is None:
                 return self.hello
-            self.close(keep=False)  # a host that died: clear what it left
+            self.close()  # a host that died: clear what it left
             try:
                 return self._start()
             except BaseException:
-                self.close(wait=0, keep=False)
+                self.close(wait=0)
                 raise
 
     def _start(self) -> dict:
         self._inbuf = b""
         env = dict(os.environ)
-        self._key = kepthost.host_key(self.python, self.mode, env)
-        taken = kepthost.take(self._key)  # a warm host kept from an earlier build (keeper.py)
-        if taken is not None:
-            self.proc, self._errlog, details = taken
-            self._errlog.seek(0)
-            self._errlog.truncate()  # what it printed for an earlier build is not this run's
-            self._work, self.hello, self._torch = details["work"], details["hello"], details["torch"]
-            self._probe = details.get("probe") if isinstance(details.get("probe"), dict) else None
-            if not self.pin or matches_pin(self.hello.get("torch", ""), self.pin):
-                self.taken = True
-                return self.hello
-            self.close(keep=False)  # under another torch than the pin: start one to say so
-        self.taken = False
         self._errlog = tempfile.TemporaryFile()
         self._work = tempfile.mkdtemp(prefix="ldr-")  # the proofs' folders; the host removes it too
         try:
@@ -217,20 +200,12 @@ class Runner:
                 f"torch=={self.pin}`, or point LDR_PYTHON (or the plugin's `python` option) at an "
                 "interpreter that has it"
             )
-        self._torch = kepthost.torch_stamps(self.hello.get("site", []))
         return self.hello
 
-    def close(self, wait: float = 10.0, keep: bool = True) -> None:
+    def close(self, wait: float = 10.0) -> None:
         """Stop the host: closing its stdin makes it kill every proof it runs (and what they
-        started) and remove their folders; one that does not exit in ``wait`` s is killed.
-        An idle host after a clean run is handed to the keeper instead (``keep``; keeper.py)."""
+        started) and remove their folders; one that does not exit in ``wait`` s is killed."""
         proc, self.proc = self.proc, None
-        if (proc is not None and keep and not self._inbuf and proc.poll() is None
-                and self._errlog is not None and self._key and kepthost.park(
-                    self._key, proc, self._errlog,
-                    {"hello": self.hello, "work": self._work, "torch": self._torch, "probe": self._probe})):
-            self._errlog = self._work = None  # the keeper holds them now
-            return
         if proc is not None:
             try:
                 if proc.stdin:
@@ -300,9 +275,8 @@ class Runner:
         display = job.display
         if display is None:
             display = script.relative_to(root).as_posix() if root and script.is_relative_to(root) else script.name
-        shell, unset = kepthost.volatile_env()  # a kept host started under another `cd`
         request = {"id": self._next_id, "name": job.name, "script": str(script), "display": display,
-                   "timeout": job.timeout, "cap": job.cap, "env": {**shell, **(job.env or {})}, "unset": unset}
+                   "timeout": job.timeout, "cap": job.cap, "env": job.env or {}}
         self.proc.stdin.write(json.dumps(request).encode() + b"\n")
         self.proc.stdin.flush()
         return self._next_id
@@ -361,16 +335,16 @@ class Runner:
                         on_done(result)
         except HostSilent:
             names = self._names(running)
-            self.close(wait=0, keep=False)
+            self.close(wait=0)
             raise LdrError(f"the proof interpreter stopped answering while running {names} (past "
                            "its timeout and grace); it was stopped, and the next run starts a fresh "
                            "one") from None
         except KeyboardInterrupt as exc:
             names = [job.name for job, _ in running.values() if job.script != PROBE]
-            self.close(wait=0, keep=False)
+            self.close(wait=0)
             raise Interrupted(names) from exc
         except BaseException:
-            self.close(wait=0, keep=False)
+            self.close(wait=0)
             raise
         return [results[j.name] for j in jobs]
 

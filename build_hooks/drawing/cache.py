@@ -1,8 +1,9 @@
 """Rendered figures cached by content: key = sha256(scene bytes + renderer version + options).
 
 Stored through the project's text cache (``build_hooks.core.cache``): a dict for the running process
-and ``.cache/ldr/drawings/<key>.svg`` on disk, written atomically; an entry that does not read
-back as a whole SVG counts as a miss.
+and ``.cache/ldr/drawings/<name>.svg`` on disk, written atomically; an entry that is not one the
+cache wrote (torn, altered, not a regular file: see core/cache.py) or does not read back as a
+whole SVG counts as a miss. The scene itself is read through core/safefs.py.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from build_hooks.core.cache import TextCache
 from build_hooks.core.cache import clear_memory as _clear_memory
+from build_hooks.core.safefs import read_bytes
 
 
 def default_dir(root: Path | None = None) -> Path:
@@ -70,7 +72,7 @@ def render_file(path: Path, *, cache_dir: Path | None = None, **opts) -> str:
     from build_hooks.core.errors import DrawingError
 
     try:
-        data = Path(path).read_bytes()
+        data = read_bytes(Path(path), limit="scene")  # a FIFO or /dev/zero here: an error, not a hang
     except OSError as exc:
         raise DrawingError(f"{path}: cannot read the drawing ({exc.strerror}); check the file name") from exc
     opts.setdefault("source", Path(path).name)

@@ -33,17 +33,20 @@ def test_a_page_is_located_once_then_read_back_from_the_project_cache(tmp_path, 
     cache.clear_memory()
     monkeypatch.setattr(ext, "locate", lambda *a: pytest.fail("located again"))
     assert ext.located(PAGE) == first
-    # A torn entry is a miss, not an error.
-    for path in (tmp_path / "locate").glob("*.json"):
-        path.write_text("[[")
-    ext._LOCATED.clear()
-    cache.clear_memory()
+    # A torn entry, or one of the right form but the wrong types, is a miss, not an error.
     monkeypatch.undo()
     monkeypatch.setattr(ext, "_LOCATE_DISK", [disk])
-    assert ext.located(PAGE) == first
+    [path] = (tmp_path / "locate").glob("*.json")
+    name = path.name.removesuffix(".json")
+    for body in ("[[", '[["value", "3", "x"]]', '[["value", true, "x"]]', '{"value": 3}'):
+        path.write_bytes(cache.pack(name, body))
+        ext._LOCATED.clear()
+        cache.clear_memory()
+        assert ext.located(PAGE) == first
+        assert cache.unpack(name, path.read_bytes()) != body  # written over
 
 
-def test_card_names_and_fence_options_survive_the_memo():
+def test_card_names_and_a_handler_cannot_change_the_options_another_fence_reads():
     text = "```proof\nalpha\n```\n\n```proof\nbeta\n```\n"
     assert ext.card_names(text) == ["alpha", "beta"]
     options = ext.parse_options("proof: p\ngrep: [a, b]\n", "proof-output")
