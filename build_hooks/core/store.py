@@ -24,7 +24,6 @@ import time
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
-from .cache import StampTable
 from .errors import StoreError
 from .safefs import LIMITS, UnsafeFile, read_text
 from .schema import DEVICE_CLASSES, check_fields, non_finite, refuse_constant, show
@@ -198,13 +197,6 @@ _PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}
 class Store:
     def __init__(self, proofs_dir: Path, results_dir: Path | None = None):
         self.dir = Path(results_dir) if results_dir is not None else Path(proofs_dir) / RESULTS_DIR
-        # Each record's checked fields by its file's stamp, for the next process: the project's
-        # library sets it (``.cache/ldr/records``, never committed); other stores read the files.
-        self.table: StampTable | None = None
-
-    def keep_table_under(self, root: Path) -> "Store":
-        self.table = StampTable(Path(root) / ".cache" / "ldr" / "records" / f"stamps-{FORMAT}.marshal")
-        return self
 
     def path(self, proof: str, device_class: str) -> Path:
         return self.dir / f"{proof}.{device_class}.json"
@@ -225,23 +217,11 @@ class Store:
         seen = _PARSED.get(str(path))
         if seen is not None and seen[0] == stamp:
             return seen[1]
-        item = self._parse(path, proof, device_class, stamp)
+        item = self._parse(path, proof, device_class)
         _PARSED[str(path)] = (stamp, item)
         return item
 
-    def remember(self) -> None:
-        """Keep what this process read for the next one (:class:`StampTable`)."""
-        if self.table is not None:
-            self.table.save()
-
-    def _parse(self, path: Path, proof: str, device_class: str,
-               stamp: tuple | None = None) -> Record | Corrupt | None:
-        known = self.table.get(path, stamp) if stamp is not None and self.table is not None else None
-        if isinstance(known, dict):
-            with contextlib.suppress(TypeError, ValueError, KeyError):
-                record = Record.from_checked(known)
-                if record.proof == proof and record.device_class == device_class:
-                    return record
+    def _parse(self, path: Path, proof: str, device_class: str) -> Record | Corrupt | None:
         try:
             text = read_text(path, inside=self.dir, limit="record")
         except FileNotFoundError:
@@ -259,8 +239,6 @@ class Store:
             return Corrupt(path, str(exc))
         if record.proof != proof or record.device_class != device_class:
             return Corrupt(path, f"holds {record.proof}.{record.device_class}, not {proof}.{device_class}")
-        if stamp is not None and self.table is not None:
-            self.table.put(path, checked, stamp)
         return record
 
     def records(self, proof: str) -> dict[str, Record | Corrupt]:
