@@ -59,9 +59,9 @@ def package_digest() -> str:
 
 
 def file_stamp(path: Path) -> tuple[int, int, int] | None:
-    """(mtime_ns, size, inode) of a file, or None when it cannot be read: what a process-level
-    memo keyed by a file's outside compares (the store replaces a record by renaming a new
-    file, so its inode always moves)."""
+    """(mtime_ns, size, inode) of a file, or None when it cannot be read: what a process keeps
+    by a file's outside compares (discovery under `mkdocs serve`; the store replaces a record by
+    renaming a new file, so its inode always moves)."""
     try:
         stat = os.stat(path)
     except OSError:

@@ -25,7 +25,7 @@ def fake_torch(folder: Path) -> dict:
     python = folder / "python"
     python.write_text(f'#!/bin/sh\nPYTHONPATH={folder} exec {sys.executable} "$@"\n')
     python.chmod(0o755)
-    return {"LDR_PYTHON": str(python), "LDR_KEEP_HOST": "0", "NO_MKDOCS_2_WARNING": "1"}
+    return {"LDR_PYTHON": str(python), "NO_MKDOCS_2_WARNING": "1"}
 
 
 def ldr(root: Path, env: dict, *args: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
