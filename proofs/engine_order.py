@@ -54,6 +54,16 @@ print(f"  {'step':>4}  {'node':<15} {'seq':>4}  runs after steps")
 for r in rows:
     seq = "max" if r["seq"] == 2 ** 64 - 1 else r["seq"]
     print(f"  {r['step']:>4}  {r['name']:<15} {seq:>4}  {r['after'] or '-'}")
+# The queue at each step, derived from the recorded run: a node is ready once every node that
+# feeds it has run, and waits in the queue until the engine picks it.
+feeders = {r["step"]: set(r["after"]) for r in rows}
+for r in rows:
+    k = r["step"]
+    ready = [j for j in range(k, len(rows)) if all(p < k for p in feeders[j])]
+    r["ready"] = ready
+    r["picked_highest"] = max(ready, key=lambda j: rows[j]["seq"]) == k
+print("at every step the engine ran the ready node with the highest sequence number:",
+      all(r["picked_highest"] for r in rows))
 dependencies_kept = all(all(p < r["step"] for p in r["after"]) for r in rows)
 finite = [r["seq"] for r in rows if r["seq"] != 2 ** 64 - 1]
 print("every node ran after all the nodes that feed it:", dependencies_kept)
@@ -67,4 +77,5 @@ print("ORDER=" + json.dumps(rows))
 print("ENGINE=" + json.dumps({"dependencies_kept": dependencies_kept,
                               "seq_descending": finite == sorted(finite, reverse=True),
                               "threads": len(threads), "on_caller": threads == {caller},
-                              "nodes": len(rows)}))
+                              "nodes": len(rows),
+                              "picked_highest": all(r["picked_highest"] for r in rows)}))

@@ -1,7 +1,9 @@
-"""Part 2's instrument in Chromium: the in-place lab reads out, for every op and write the reader
+"""Part 2's instruments in Chromium. The in-place lab reads out, for every op and write the reader
 picks, exactly the row the version_counter record holds (node, saved slots, both versions, what
-backward did); the keyboard drives it; with JavaScript off the first case and the full table are
-there; both schemes keep its text readable; a phone shows it without the page scrolling sideways."""
+backward did); the engine stepper shows, step by step, the node engine_order recorded, the ready
+queue it was picked from and the nodes already run. The keyboard drives both; with JavaScript off
+the drawings and full tables are there; both schemes keep text readable; a phone shows them
+without the page scrolling sideways."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from build_hooks.series.instruments._common import fmt
 
 PAGE = "theme-check/part-02-instruments/"
 LAB = ".ldr-instrument[data-instrument='inplace-lab']"
-READY = "() => document.querySelectorAll('.ldr-instrument[data-ldr-ready]').length === 1"
+STEPPER = ".ldr-instrument[data-instrument='engine-stepper']"
+READY = "() => document.querySelectorAll('.ldr-instrument[data-ldr-ready]').length === 2"
 TARGET = {"input": "a", "output": "out"}
 HOLDS = {"a": "input", "out": "output"}
 
@@ -113,6 +116,57 @@ def test_the_keyboard_drives_the_lab(part2):
     assert readout(part2)["verdict"][1] == expected_verdict(row)
 
 
+def seq_text(seq: int) -> str:
+    return "max" if seq == 2 ** 64 - 1 else str(seq)
+
+
+def stepper_state(page) -> dict:
+    shown = readout_of(page, STEPPER)
+    marks = page.eval_on_selector_all(f"{STEPPER} .ldr-mark", "ms => ms.map(m => [+m.dataset.step, Array.from(m.classList)])")
+    return {"shown": shown, "marks": dict((k, c) for k, c in marks)}
+
+
+def readout_of(page, root: str) -> dict:
+    return page.eval_on_selector_all(
+        f"{root} output[data-key]",
+        "els => Object.fromEntries(els.map(o => [o.dataset.key, [o.dataset.value, o.textContent]]))")
+
+
+def check_step(page, rows: list[dict], k: int):
+    state = stepper_state(page)
+    row = rows[k]
+    assert state["shown"]["step"][1] == f"{k + 1} of {len(rows)}"
+    assert state["shown"]["name"][1] == row["name"] and state["shown"]["seq"][1] == seq_text(row["seq"])
+    assert state["shown"]["ready"][1] == ", ".join(f'{rows[s]["name"]} ({seq_text(rows[s]["seq"])})' for s in row["ready"])
+    for j, classes in state["marks"].items():
+        assert ("ldr-mark--current" in classes) == (j == k)
+        assert ("ldr-mark--visited" in classes) == (j < k)
+        assert ("ldr-mark--ready" in classes) == (j != k and j in row["ready"])
+
+
+def test_the_stepper_walks_the_recorded_run(part2):
+    rows = record("engine_order")["ORDER"]
+    assert part2.locator(f"{STEPPER} .ldr-mark").count() == len(rows)
+    check_step(part2, rows, 0)
+    for k in range(1, len(rows)):
+        part2.click(f"{STEPPER} [data-step-to='next']")
+        check_step(part2, rows, k)
+    # the ready node with the highest sequence number is the one that runs, at every step
+    for row in rows:
+        assert max(row["ready"], key=lambda s: rows[s]["seq"]) == row["step"]
+    part2.click(f"{STEPPER} [data-step-to='first']")
+    check_step(part2, rows, 0)
+    part2.focus(f"{STEPPER} .ldr-figure")
+    part2.keyboard.press("ArrowRight")
+    check_step(part2, rows, 1)
+    part2.keyboard.press("End")
+    check_step(part2, rows, len(rows) - 1)
+    part2.keyboard.press("ArrowLeft")
+    check_step(part2, rows, len(rows) - 2)
+    part2.click(f"{STEPPER} .ldr-mark[data-step='4']")
+    check_step(part2, rows, 4)
+
+
 def test_without_javascript_the_fallback_is_complete(project_site, open_page):
     page, _ = open_page(project_site.url(PAGE), javascript=False)
     rows = record("version_counter")["LAB"]
@@ -125,6 +179,12 @@ def test_without_javascript_the_fallback_is_complete(project_site, open_page):
     assert [(op, w) for op, w, _ in table] == [(r["op"], r["write"]) for r in rows]
     assert [cells[-1] for _, _, cells in table] == [expected_verdict(r) for r in rows]
     assert [cells[3:5] for _, _, cells in table] == [[str(r["versions"]["a"]), str(r["versions"]["out"])] for r in rows]
+    order = record("engine_order")["ORDER"]
+    assert page.locator(f"{STEPPER} .ldr-mark").count() == len(order) and not page.is_visible(f"{STEPPER} .ldr-buttons")
+    steps = page.eval_on_selector_all(f"{STEPPER} tbody tr", "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))")
+    assert [cells[1] for cells in steps] == [r["name"] for r in order]
+    assert [cells[3] for cells in steps] == [", ".join(f'{order[s]["name"]} ({seq_text(order[s]["seq"])})'
+                                                       for s in r["ready"]) for r in order]
 
 
 CONTRAST = """root => {
@@ -152,9 +212,13 @@ def test_both_schemes_keep_text_readable(part2, scheme):
     part2.click(f"{LAB} .ldr-instrument__table summary")
     measured = part2.eval_on_selector(LAB, CONTRAST)
     assert len(measured) > 20
-    poor = [m for m in measured if m[2] < 4.5]
+    part2.click(f"{STEPPER} [data-step-to='next']")
+    part2.click(f"{STEPPER} .ldr-instrument__table summary")
+    stepped = part2.eval_on_selector(STEPPER, CONTRAST)
+    assert len(stepped) > 10
+    poor = [m for m in measured + stepped if m[2] < 4.5]
     assert not poor, poor
-    small = [m for m in measured if m[3] < 11]
+    small = [m for m in measured + stepped if m[3] < 11]
     assert not small, small
 
 
@@ -169,6 +233,10 @@ def test_a_phone_shows_it_without_sideways_page_scroll(project_site, open_page):
                 ".ldr-lab__verdict", ".ldr-lab__writes"):
         inner = page.locator(f"{LAB} {sel}").bounding_box()
         assert inner["x"] >= box["x"] - 1 and inner["x"] + inner["width"] <= box["x"] + box["width"] + 1, sel
+    box = page.locator(STEPPER).bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    scroll = page.eval_on_selector(f"{STEPPER} .ldr-figure", "e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).overflowX]")
+    assert scroll[0] <= scroll[1] or scroll[2] == "auto"  # the graph scrolls inside its own box if it must
     sizes = page.eval_on_selector_all(f"{LAB} *",
                                       "els => els.filter(e => e.childNodes.length && Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()) && e.getClientRects().length)"
                                       ".map(e => parseFloat(getComputedStyle(e).fontSize))")
@@ -184,10 +252,12 @@ def test_it_mounts_after_instant_navigation(project_site, open_page):
     assert page.evaluate("() => window.__ldrSamePage === true")
     choose(page, "relu", "output")
     assert readout(page)["verdict"][0] == "error"
+    page.click(f"{STEPPER} [data-step-to='last']")
+    assert readout_of(page, STEPPER)["name"][1] == record("engine_order")["ORDER"][-1]["name"]
     watch.check()
 
 
-def test_screenshots_of_part_2_instrument(project_site, open_page):
+def test_screenshots_of_part_2_instruments(project_site, open_page):
     """Light and dark, desktop and phone, into tests/browser/screenshots/ to look at."""
     SCREENSHOTS.mkdir(exist_ok=True)
     for size, (w, h) in {"desktop": (1440, 900), "phone": (390, 844)}.items():
@@ -197,8 +267,11 @@ def test_screenshots_of_part_2_instrument(project_site, open_page):
             if scheme == "dark":
                 toggle_scheme(page, "slate")
             choose(page, "sigmoid", "output")
-            page.locator(LAB).evaluate("e => { e.scrollIntoView({block: 'start'}); window.scrollBy(0, -70); }")
-            page.wait_for_timeout(150)
-            page.screenshot(path=str(SCREENSHOTS / f"part2-{scheme}-{size}-inplace-lab.png"))
+            page.click(f"{STEPPER} [data-step-to='next']")
+            page.click(f"{STEPPER} [data-step-to='next']")
+            for kind, root in (("inplace-lab", LAB), ("engine-stepper", STEPPER)):
+                page.locator(root).evaluate("e => { e.scrollIntoView({block: 'start'}); window.scrollBy(0, -70); }")
+                page.wait_for_timeout(150)
+                page.screenshot(path=str(SCREENSHOTS / f"part2-{scheme}-{size}-{kind}.png"))
             watch.check()
             page.context.close()

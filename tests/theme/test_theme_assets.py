@@ -16,7 +16,7 @@ JS = sorted((THEME / "assets" / "js").glob("*.js"))
 CSS = sorted((THEME / "assets").glob("*.css"))
 MAIN = (THEME / "main.html").read_text(encoding="utf-8")
 WIDGETS = ["depth-meter", "toll-meter", "two-clocks", "graph-walker", "library-sizes", "stride-explorer",
-           "promotion-table", "inplace-lab", "figure-zoom"]
+           "promotion-table", "inplace-lab", "engine-stepper", "figure-zoom"]
 
 
 def test_one_module_per_widget_and_main_links_them_all():

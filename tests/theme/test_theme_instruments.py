@@ -34,7 +34,7 @@ def test_defaults_are_the_contract():
     assert DEFAULT_PROOFS == {"toll-meter": "dispatch_cost", "two-clocks": "two_clocks",
                               "graph-walker": "autograd_graph", "library-sizes": "where_code_lives",
                               "stride-explorer": "view_ops", "promotion-table": "type_promotion",
-                              "inplace-lab": "version_counter"}
+                              "inplace-lab": "version_counter", "engine-stepper": "engine_order"}
 
 
 @pytest.mark.parametrize("kind,count_key", [

@@ -1,6 +1,9 @@
-"""Part 2's instrument, inplace-lab (version_counter): the static fallback holds every recorded
+"""Part 2's instruments. inplace-lab (version_counter): the static fallback holds every recorded
 case, the lead counts failures from the record and explains them only when the record bears the
-explanation out, bad records fail naming the proof and the key, and record text is escaped."""
+explanation out, bad records fail naming the proof and the key, and record text is escaped.
+engine-stepper (engine_order): one mark per recorded step, laid out so that every edge points down,
+a table of every step with its ready queue, the rule stated only when the record shows it, and bad
+records named."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import pytest
 from build_hooks.core.context import ProofData
 from build_hooks.core.errors import DirectiveError
 from build_hooks.series.instruments import DEFAULT_PROOFS, render_fence
+from build_hooks.series.instruments.engine_stepper import label, layout
 from build_hooks.series.instruments.inplace_lab import program, verdict
 
 from theme_support import ROOT, load, make_ctx
@@ -118,3 +122,80 @@ def test_record_text_is_escaped():
     assert "&lt;img src=x onerror=alert(1)&gt;" in outside and "&lt;/output&gt;&lt;script&gt;" in outside
     # and the embedded JSON cannot close its script element
     assert "</script><script>" not in html.split('class="ldr-instrument__data">', 1)[1].split("</script>", 1)[0]
+
+
+# ---- engine stepper ---------------------------------------------------------------------------
+
+def order() -> dict:
+    return copy.deepcopy(load("engine_order").data)
+
+
+def render_stepper(data: dict | None = None) -> str:
+    rec = load("engine_order")
+    ctx = make_ctx({"engine_order": {"cpu": ProofData("engine_order", rec.data if data is None else data,
+                                                      rec.provenance)}})
+    return render_fence({"arg": "engine-stepper"}, ctx)
+
+
+def test_stepper_default_and_fixture_is_the_committed_record():
+    assert DEFAULT_PROOFS["engine-stepper"] == "engine_order"
+    committed = json.loads((ROOT / "proofs" / "_results" / "engine_order.cpu.json").read_text())
+    assert load("engine_order").data == committed["data"], \
+        "copy proofs/_results/engine_order.cpu.json's data into tests/browser/fixtures"
+
+
+def test_stepper_draws_every_step_with_edges_pointing_down():
+    rows = order()["ORDER"]
+    html = render_stepper()
+    marks = re.findall(r'<g class="ldr-mark ldr-node" data-step="(\d+)"><rect x="([\d.]+)" y="([\d.]+)".*?<text[^>]*>(.*?)</text>', html)
+    assert [int(m[0]) for m in marks] == [r["step"] for r in rows]
+    assert [_html.unescape(m[3]) for m in marks] == [label(r) for r in rows]
+    assert label(rows[-1]).endswith("AccumulateGrad · max")
+    y = {int(m[0]): float(m[2]) for m in marks}
+    edges = re.findall(r'<line class="ldr-edge" data-from="(\d+)" data-to="(\d+)"', html)
+    assert sorted((int(a), int(b)) for a, b in edges) == sorted((f, r["step"]) for r in rows for f in r["after"])
+    assert all(y[int(a)] < y[int(b)] for a, b in edges)
+    pos, _, width, _ = layout(rows)
+    assert all(0 <= x <= width for x, _ in pos.values())
+
+
+def test_stepper_table_lists_each_ready_queue():
+    rows = order()["ORDER"]
+    table = re.findall(r'<tr data-step="(\d+)">(.*?)</tr>', render_stepper(), re.S)
+    assert [int(k) for k, _ in table] == [r["step"] for r in rows]
+    for (_, cells), row in zip(table, rows):
+        tds = [text(c) for c in re.findall(r"<td>(.*?)</td>", cells, re.S)]
+        assert tds[1] == row["name"]
+        assert tds[3] == ", ".join(f'{rows[s]["name"]} ({"max" if rows[s]["seq"] == 2 ** 64 - 1 else rows[s]["seq"]})'
+                                   for s in row["ready"])
+        assert tds[4] == (", ".join(str(s + 1) for s in row["after"]) or "the start")
+
+
+def test_stepper_states_the_rule_only_when_the_record_shows_it():
+    data = order()
+    waited = sum(len(r["ready"]) > 1 for r in data["ORDER"])
+    shown = text(render_stepper(data))
+    assert "the one with the highest sequence number, every time" in shown and f"{waited} steps had more" in shown
+    # a run where a lower-numbered ready node went first: the rule is no longer claimed
+    step = next(r for r in data["ORDER"] if len(r["ready"]) > 1)
+    other = next(s for s in step["ready"] if s != step["step"])
+    data["ORDER"][other]["seq"] = step["seq"] + 100
+    shown = text(render_stepper(data))
+    assert "highest sequence number" not in shown and "one of them (the table shows which)" in shown
+
+
+@pytest.mark.parametrize("breakage,message", [
+    (lambda d: d.pop("ORDER"), "recorded no ORDER"),
+    (lambda d: d["ORDER"][3].update(step=7), "ORDER[3] should be a mapping with step 3"),
+    (lambda d: d["ORDER"][2].update(seq=-1), "ORDER[2].seq should be a sequence number"),
+    (lambda d: d["ORDER"][2].update(after=[5]), "ORDER[2] runs before a node that feeds it"),
+    (lambda d: d["ORDER"][2].update(after=[99]), "ORDER[2].after should list steps from 0 to 8"),
+    (lambda d: d["ORDER"][4].update(ready=[5, 6]), "ORDER[4].ready should hold step 4"),
+    (lambda d: d["ORDER"][1].update(name=""), "ORDER[1] needs the node's name"),
+])
+def test_stepper_bad_records_name_the_proof_and_the_key(breakage, message):
+    data = order()
+    breakage(data)
+    with pytest.raises(DirectiveError) as err:
+        render_stepper(data)
+    assert "engine_order" in str(err.value) and message in str(err.value)

@@ -91,3 +91,70 @@ def test_every_row_is_read_out_as_recorded():
             assert out[f"{tensor}_kept"][1] == ("saved by the node" if kept else "not saved")
         assert set(seen["names"]) == {"ldr-lab-write-0"}
     assert result["missing"] == "no LAB row for no such op / output"
+
+
+STEPPER = ROOT / "theme" / "assets" / "js" / "engine-stepper.js"
+
+STEPPER_HARNESS = r"""
+const fs = require("fs");
+const rec = JSON.parse(fs.readFileSync(0, "utf8"));
+function classList() { const s = new Set(); return { toggle: (c, on) => on ? s.add(c) : s.delete(c), all: () => [...s].sort() }; }
+function node(attrs) { const a = Object.assign({}, attrs); const handlers = {};
+  return { classList: classList(), getAttribute: k => a[k], setAttribute: (k, v) => { a[k] = String(v); },
+           addEventListener: (e, f) => { handlers[e] = f; }, fire: (e, arg) => handlers[e] && handlers[e](arg) }; }
+const rows = rec.data.ORDER;
+const marks = rows.map(r => node({"data-step": String(r.step)}));
+const edges = []; rows.forEach(r => r.after.forEach(f => edges.push(node({"data-from": String(f), "data-to": String(r.step)}))));
+const buttons = ["first", "prev", "next", "last"].map(m => node({"data-step-to": m}));
+const figure = node({});
+const outputs = {};
+const rootHandlers = {};
+const root = { querySelector: s => s === ".ldr-figure" ? figure : null,
+               addEventListener: (e, f) => { rootHandlers[e] = f; } };
+let setup = null;
+global.window = global;
+global.ldr = {
+  mount: (kind, f) => { if (kind !== "engine-stepper") throw new Error(kind); setup = f; },
+  all: (r, s) => s === ".ldr-mark" ? marks : s === ".ldr-edge" ? edges : s === "[data-step-to]" ? buttons : [],
+  set: (r, key, value, text) => { outputs[key] = [String(value), text]; },
+};
+require(process.argv[1]);
+setup(root, rec);
+function snap() { return {outputs: JSON.parse(JSON.stringify(outputs)),
+  marks: marks.map(m => m.classList.all()), edges: edges.map(e => [e.getAttribute("data-to"), e.classList.all()])}; }
+const seen = [snap()];
+for (let i = 1; i < rows.length; i++) { buttons[2].fire("click"); seen.push(snap()); }
+buttons[2].fire("click"); const pastEnd = snap();
+const key = k => rootHandlers.keydown({key: k, target: {tagName: "DIV"}, preventDefault: () => {}});
+key("Home"); const home = snap(); key("ArrowRight"); const right = snap(); key("End"); const end = snap();
+marks[3].fire("click"); const clicked = snap();
+process.stdout.write(JSON.stringify({seen, pastEnd, home, right, end, clicked, tabindex: figure.getAttribute("tabindex")}));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_stepper_shows_each_recorded_step():
+    data = json.loads((ROOT / "proofs" / "_results" / "engine_order.cpu.json").read_text())["data"]
+    rows = data["ORDER"]
+    done = subprocess.run(["node", "-e", STEPPER_HARNESS, str(STEPPER)], input=json.dumps({"data": data}),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+
+    def seq(s):
+        return "max" if s == 2 ** 64 - 1 else str(s)
+
+    for k, (row, seen) in enumerate(zip(rows, result["seen"])):
+        out = seen["outputs"]
+        assert out["step"] == [str(k + 1), f"{k + 1} of {len(rows)}"]
+        assert out["name"][1] == row["name"] and out["seq"][1] == seq(row["seq"])
+        assert out["ready"][1] == ", ".join(f'{rows[s]["name"]} ({seq(rows[s]["seq"])})' for s in row["ready"])
+        for j, classes in enumerate(seen["marks"]):
+            assert ("ldr-mark--current" in classes) == (j == k)
+            assert ("ldr-mark--visited" in classes) == (j < k)
+            assert ("ldr-mark--ready" in classes) == (j != k and j in row["ready"])
+        assert all(("ldr-edge--current" in classes) == (int(to) == k) for to, classes in seen["edges"])
+    assert result["pastEnd"]["outputs"]["step"][0] == str(len(rows))
+    assert result["home"]["outputs"]["step"][0] == "1" and result["right"]["outputs"]["step"][0] == "2"
+    assert result["end"]["outputs"]["step"][0] == str(len(rows))
+    assert result["clicked"]["outputs"]["step"][0] == "4" and result["tabindex"] == "0"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.options import check_options
-from build_hooks.series.instruments import graph_walker, inplace_lab, library_sizes, promotion_table, stride_explorer, toll_meter, two_clocks
+from build_hooks.series.instruments import engine_stepper, graph_walker, inplace_lab, library_sizes, promotion_table, stride_explorer, toll_meter, two_clocks
 
 INSTRUMENTS = {
     "toll-meter": toll_meter,
@@ -20,6 +20,7 @@ INSTRUMENTS = {
     "stride-explorer": stride_explorer,
     "promotion-table": promotion_table,
     "inplace-lab": inplace_lab,
+    "engine-stepper": engine_stepper,
 }
 DEFAULT_PROOFS = {name: mod.DEFAULT_PROOF for name, mod in INSTRUMENTS.items()}
 OPTIONS = ("name", "proof")  # the one list of what an instrument fence takes
