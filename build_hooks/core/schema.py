@@ -150,13 +150,33 @@ def show(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _too_long(name: str, line: str) -> bool:
+    return len(line) > MAX_LINE and not (name == "stdout" and not parse_output([line]).visible)
+
+
 def long_line(name: str, lines: list[str]) -> str | None:
     """Why a list of output lines breaks the line bound (None: it does not)."""
     for number, line in enumerate(lines, 1):
-        if len(line) > MAX_LINE and not (name == "stdout" and not parse_output([line]).visible):
+        if _too_long(name, line):
             return (f"field {name} line {number} is {len(line):,} characters long, over the bound of "
                     f"{MAX_LINE:,} (only a data line NAME=<json> may be longer)")
     return None
+
+
+def cut_lines(name: str, lines: list[str]) -> tuple[list[str], list[str]]:
+    """``lines`` with each line over MAX_LINE characters cut to its first part and marked (a
+    data line is kept whole: pages never show it), and a problem sentence for each cut."""
+    out, problems = [], []
+    for number, line in enumerate(lines, 1):
+        if not _too_long(name, line):
+            out.append(line)
+            continue
+        marker = f" … [{len(line):,} characters, cut to {MAX_LINE:,}]"
+        out.append(line[: MAX_LINE - len(marker)] + marker)
+        problems.append(f"{'output' if name == 'stdout' else name} line {number} is {len(line):,} "
+                        f"characters long, over the bound of {MAX_LINE:,}: the record keeps its "
+                        "start; fix: print shorter lines (a long value as a NAME=<json> data line)")
+    return out, problems
 
 
 def check_fields(body: dict, cls, prefix: str) -> None:

@@ -21,12 +21,12 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from .errors import StoreError
 from .safefs import LIMITS, UnsafeFile, read_text
-from .schema import DEVICE_CLASSES, check_fields, non_finite, refuse_constant, show
+from .schema import DEVICE_CLASSES, check_fields, cut_lines, non_finite, refuse_constant, show
 
 FORMAT = 1
 RESULTS_DIR = "_results"
@@ -89,6 +89,20 @@ class Record:
     def latest_helpers(self) -> dict:
         return self.failure.helpers if self.failure else self.helpers
 
+    def bounded(self) -> "Record":
+        """The record with each output line over schema.MAX_LINE characters cut (and marked);
+        in a good run each cut is also a problem, reported on every build until the proof is
+        fixed (as a bad data line is). The store writes records through it."""
+        stdout, cut_out = cut_lines("stdout", self.stdout)
+        stderr, cut_err = cut_lines("stderr", self.stderr)
+        failure = self.failure
+        if failure is not None:
+            failure = replace(failure, stderr_tail=cut_lines("stderr_tail", failure.stderr_tail)[0])
+        if not (cut_out or cut_err or failure != self.failure):
+            return self
+        problems = self.problems + ((cut_out + cut_err) if self.ok else [])
+        return replace(self, stdout=stdout, stderr=stderr, failure=failure, problems=problems)
+
     def to_text(self) -> str:
         body = {"format": self.format}
         for f in fields(self):
@@ -103,8 +117,8 @@ class Record:
         except (ValueError, TypeError) as exc:
             if non_finite(body) is None:
                 raise StoreError(f"proof {self.proof} ({self.device_class}): {exc}; the record was "
-                                 "not written. Fix: print shorter lines (or split the output), and "
-                                 "values of the documented kinds") from None
+                                 "not written (a reader would refuse it). Fix: the run's field must "
+                                 "be of its kind (README, How a build treats proofs, 3)") from None
         try:
             return json.dumps(body, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         except ValueError:
@@ -253,7 +267,7 @@ class Store:
         """Atomically replace the record: readers see the old or the new file, never half."""
         path = self.path(record.proof, record.device_class)
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = record.to_text()
+        text = record.bounded().to_text()
         with contextlib.suppress(OSError, UnsafeFile, ValueError):  # a FIFO is replaced, never read
             if read_text(path, inside=self.dir, limit=len(text.encode("utf-8"))) == text:
                 return path  # identical: leave the file (and git) untouched

@@ -8,6 +8,7 @@ no hang, nothing written outside the project, nothing recorded lost.
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from build_hooks.core import history, noise
 from build_hooks.core.pin import pinned_torch
 from build_hooks.core.safefs import UnsafeFile
-from build_hooks.core.store import Corrupt, Record, Store, StoreError
+from build_hooks.core.store import Corrupt, Failure, Record, Store
 
 from .recordkit import SCRIPT, record, snapshot
 
@@ -239,28 +240,51 @@ def test_a_fifo_or_giant_in_the_store_is_corrupt_and_run_force_replaces_it(proje
 
 # -- 3. bounds with clear errors ----------------------------------------------------------------------
 
-def test_a_visible_line_over_the_bound_is_refused_a_data_line_is_not(project, tmp_path):
+def test_a_visible_line_over_the_bound_is_cut_and_a_problem_a_data_line_is_whole(project, tmp_path):
     project.proof("a", SCRIPT)
     store = Store(tmp_path)
     good = Record.from_text(record(project, "a", folder=tmp_path / "x").read_text())
-    long_data = "BIG=" + json.dumps(["x" * 50] * 400)  # 21,000 characters, hidden from pages
-    ok = Record(**{**good.__dict__, "stdout": ["fine", long_data], "data": {"BIG": ["x" * 50] * 400}})
-    store.write(ok)
-    assert isinstance(store.read("a", "cpu"), Record)
-    with pytest.raises(StoreError, match=r"proof a \(cpu\): field stdout line 2 is 20,001 characters "
-                                         r"long, over the bound of 10,000"):
-        store.write(Record(**{**good.__dict__, "stdout": ["fine", "y" * 20_001]}))
-    assert isinstance(store.read("a", "cpu"), Record)  # the last record stays
+    big = ["x" * 50] * 400
+    long_data = "BIG=" + json.dumps(big)  # 21,000 characters, hidden from pages
+    store.write(replace(good, stdout=["fine", long_data], data={"BIG": big}))
+    kept = store.read("a", "cpu")
+    assert kept.stdout == ["fine", long_data] and kept.problems == []
+
+    store.write(replace(good, stdout=["fine", "y" * 20_001], stderr=["e" * 30_000]))
+    kept = store.read("a", "cpu")
+    assert len(kept.stdout[1]) == 10_000 and kept.stdout[1].startswith("y" * 9_000)
+    assert kept.stdout[1].endswith("y … [20,001 characters, cut to 10,000]")
+    assert len(kept.stderr[0]) == 10_000
+    assert kept.problems == [
+        "output line 2 is 20,001 characters long, over the bound of 10,000: the record keeps its "
+        "start; fix: print shorter lines (a long value as a NAME=<json> data line)",
+        "stderr line 1 is 30,000 characters long, over the bound of 10,000: the record keeps its start; "
+        "fix: print shorter lines (a long value as a NAME=<json> data line)"]
+
+    failed = Failure("output-limit", None, 9, PIN, good.script_sha256, "2026-11-02T00:00:00Z", 1.0,
+                     "printed more than its output cap", stderr_tail=["z" * 1_000_000])
+    store.write(replace(good, failure=failed))
+    assert len(store.read("a", "cpu").failure.stderr_tail[0]) == 10_000  # kept, cut: not lost
+    assert store.read("a", "cpu").problems == []  # a failure is reported as one already
+
     text = store.path("a", "cpu").read_text()
-    store.path("a", "cpu").write_text(text.replace('"fine"', json.dumps("z" * 10_001)))
-    item = store.read("a", "cpu")
+    store.path("a", "cpu").write_text(text.replace('"a visible line"', json.dumps("z" * 10_001)))
+    item = store.read("a", "cpu")  # a hand-made line over the bound: the store never writes one
     assert isinstance(item, Corrupt) and "field stdout line 1 is 10,001 characters long" in item.reason
 
-    project.proof("wide", 'print("w" * 20000)\n')
+    project.proof("wide", 'print("w" * 500_000)\nprint("after")\nprint("N=1")\n')
+    project.page("index.md", "# W\n\n{{ wide.N }}\n\n```proof\nwide\n```\n")
     run = project.ldr("run", "wide")
     no_traceback(run)
-    assert "proof wide (cpu): field stdout line 1 is 20,000 characters long, over the bound of 10,000" in run.stderr
-    assert not project.record("wide").exists()
+    body = json.loads(project.record("wide").read_text())
+    assert body["status"] == "ok" and body["stdout"][1:] == ["after", "N=1"] and body["data"] == {"N": 1}
+    check = project.ldr("check")
+    assert check.returncode == 1
+    assert "wide (cpu): problem: output line 1 is 500,000 characters long, over the bound of 10,000" in check.stderr
+    build = project.build(strict=False)
+    assert build.returncode == 0, build.stderr
+    assert project.root.joinpath("site", "index.html").stat().st_size < 200_000  # the page stays sane
+    assert project.build().returncode == 1  # and a strict build fails until the proof is fixed
 
 
 def test_format_width_and_precision_are_bounded_with_an_error_naming_the_page(project):
