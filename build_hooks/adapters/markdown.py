@@ -16,7 +16,6 @@ a fence refuses options it does not take; a page shows each proof's card once.
 
 from __future__ import annotations
 
-
 import xml.etree.ElementTree as etree
 from pathlib import Path
 

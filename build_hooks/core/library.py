@@ -82,10 +82,6 @@ def utc_now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def tail(lines: list[str], count: int = 12) -> list[str]:
-    return [line for line in lines if line.strip()][-count:]
-
-
 class Library:
     def __init__(self, root: Path, python: str | None = None, mode: str | None = None,
                  slots: int | None = None, store: Store | None = None, layout: Layout | None = None):
