@@ -323,7 +323,7 @@ def atomic_write(path: Path, text: str) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError) and exc.filename is None:  # a full disk, seen at a flush
-            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
     return path
 
