@@ -280,6 +280,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             if record.failure is not None or not record.ok:
                 log.warning(f"proof {state.proof.name} ({state.device_class}) failed and no page shows it: "
                             "run `ldr status` for details")
+        if not log.problems:  # a build that reported nothing keeps what its pages quoted of torch
+            kept = self.state.keep_quotes()
+            if kept is not None:
+                log.info(f"source quotes of torch kept in {self.layout.shown(kept)}")
         log.check(config.strict)  # strict at any verbosity: MkDocs counts no warning under -q
 
     def on_serve(self, server, config, builder):

@@ -22,7 +22,9 @@ from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.links import CardLinks, Pages, base_url
 from build_hooks.core.locate import VALUE_KIND, Locations
 from build_hooks.core.options import check_options
+from build_hooks.core import quotestore
 from build_hooks.core.runner import last_lines
+from build_hooks.core.sources import Quote
 from build_hooks.render.card import highlight_source, pending_marker, render_card, status_phrase
 from build_hooks.render.excerpt import render_excerpt
 from build_hooks.render.safe import visible, visible_record
@@ -65,6 +67,7 @@ class LdrState:
         _fences._LOCATE_DISK[:] = [TextCache.for_project(self.root, "locate", ".json")]
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
         self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
+        self.quoted: dict[str, tuple[Quote, set[str]]] = {}  # source quotes of this build, by key
 
     @property
     def library(self) -> Library:
@@ -75,6 +78,7 @@ class LdrState:
     def begin_build(self) -> None:
         self._cache.clear()
         self._checked.clear()
+        self.quoted = {}
         if self._library is not None:
             self._library.refresh()
 
@@ -125,9 +129,24 @@ class LdrState:
 
     def context(self) -> Context:
         return Context(root=self.root, page=self.page, base_url=self.base_url(), layout=self.layout,
-                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report,
+                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report, "quoted": self.note_quote,
                                                    "library": self.library, "pages": self.site_pages,
                                                    "page_url": self.page_url})
+
+    def note_quote(self, options: dict, found: Quote) -> None:
+        """A source fence rendered: kept for the build's quotes file (quotestore.py)."""
+        _, where = self.quoted.setdefault(quotestore.key_of(options), (found, set()))
+        where.add(self.where(self.fence_line))
+
+    def keep_quotes(self) -> Path | None:
+        """Write what this build quoted of the pinned torch (only what changed; None: nothing)."""
+        if not self.quoted:
+            return None
+        versions = {found.torch for found, _ in self.quoted.values()}
+        if len(versions) != 1:
+            return None
+        kept = {key: quotestore.Kept.of(found, at) for key, (found, at) in self.quoted.items()}
+        return quotestore.write(self.layout.results, versions.pop(), kept)
 
     def report(self, level: str, message: str, needle: str, fence: str | None = None) -> None:
         """A handler's warning (a claim that does not hold), located at its fence's line."""

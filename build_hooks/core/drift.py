@@ -25,6 +25,7 @@ on a page at build time.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import math
@@ -35,10 +36,14 @@ from . import noise
 from .datalines import parse_output
 from .diff import describe, flatten, natural, quotes, quoted_at
 from .discovery import discover
-from .errors import DirectiveError, LdrError
+from .errors import DirectiveError, LdrError, StoreError
 from .history import all_versions, corrupt_files, current_version, records_at, version_key
 from .pin import public_version
 from .schema import version_dir
+from .quotedrift import quote_drift, quote_lines
+from . import quotestore
+from .sources import installed_torch
+from .quotestore import QuoteDrift
 from build_hooks.render.drift import html_document, html_fragment, ratio_text
 from .store import Record, Store
 
@@ -156,16 +161,23 @@ class Drift:
     only_to: list[str] = field(default_factory=list)
     claims_checked: bool = False
     problems: list[str] = field(default_factory=list)  # unreadable history files, named
+    quotes: list[QuoteDrift] = field(default_factory=list)  # source quotes that changed (quotedrift.py)
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "from": self.from_version, "to": self.to_version,
                 "only_from": self.only_from, "only_to": self.only_to, "problems": self.problems,
-                "claims_checked": self.claims_checked, "proofs": [p.to_json() for p in self.proofs]}
+                "claims_checked": self.claims_checked, "proofs": [p.to_json() for p in self.proofs],
+                "quotes": [q.to_json() for q in self.quotes]}
 
 
 def default_versions(store: Store, from_version: str | None, to_version: str | None) -> tuple[str, str]:
-    known = all_versions(store)
-    to_version = _given(to_version, known) if to_version else current_version(store)
+    quoted = quotestore.versions(store.dir)  # versions whose source quotes are kept
+    if quoted:  # the installed torch's quotes are read live (quotedrift.py): it counts as known
+        with contextlib.suppress(LdrError, StoreError):
+            quoted.append(quotestore.version_name(installed_torch()))
+    known = sorted(set(all_versions(store)) | set(quoted), key=version_key)
+    to_version = _given(to_version, known) if to_version else (
+        current_version(store) or max(quoted, key=version_key, default=None))
     if to_version is None:
         raise LdrError("no records yet: run `ldr run` first")
     if from_version is None:
@@ -253,6 +265,8 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
         if result.values or result.diff or moved:
             report.proofs.append(result)
     report.proofs.sort(key=lambda p: (-p.size, -len(p.changed), p.name, p.device_class))
+    report.quotes, quote_problems = quote_drift(store.dir, from_version, to_version)
+    report.problems.extend(quote_problems)
     return report
 
 
@@ -274,6 +288,7 @@ def text_report(report: Drift) -> str:
         lines.extend(f"  output excerpted at {where}: re-read it" for where in p.excerpted_at)
         for c in p.claims:
             lines.append(f"  claim {c.status}: {c.page_line}  {c.check}")
+    lines.extend(quote_lines(report.quotes))
     lines.extend(f"warning: {problem}" for problem in report.problems)
     for label, items in (("only under", report.only_from), ("new under", report.only_to)):
         if items:

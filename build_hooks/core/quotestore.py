@@ -106,6 +106,19 @@ def read(results: Path, version: str) -> dict[str, Kept]:
     return _check(body, str(path))
 
 
+def versions(results: Path) -> list[str]:
+    """The torch versions with a quotes file (unsorted; names that are no version are skipped)."""
+    folder = Path(results) / QUOTES_DIR
+    found = []
+    if folder.is_dir():
+        for path in folder.glob("*.json"):
+            try:
+                found.append(version_name(path.name[: -len(".json")]))
+            except StoreError:
+                continue
+    return found
+
+
 def text_of(version: str, quotes: dict[str, Kept]) -> str:
     body = {"format": FORMAT, "torch": version_name(version),
             "quotes": {key: quotes[key].to_json() for key in sorted(quotes)}}
@@ -167,4 +180,4 @@ def compare(old: dict[str, Kept], new: dict[str, Kept]) -> list[QuoteDrift]:
 
 
 __all__ = ["FORMAT", "Kept", "QUOTES_DIR", "QuoteDrift", "compare", "key_of", "path_for", "read",
-           "text_of", "version_name", "write"]
+           "text_of", "version_name", "versions", "write"]

@@ -7,6 +7,7 @@ moved, so the failure paths run for real in a build without a second wheel.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -226,3 +227,40 @@ def test_a_claim_that_cannot_fail_is_flagged_on_a_strict_build(project):
     result = build(project)
     assert result.returncode != 0
     assert "claim cannot fail: len(QUOTE.lines) >= 0" in result.stderr and "docs/index.md:9" in result.stderr
+
+
+def ldr(project, *args, env_extra: dict | None = None):
+    env = dict(os.environ, **(env_extra or {}))
+    return subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", *args], cwd=project.root,
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_drift_between_two_torches_reports_a_changed_quote(project, tmp_path):
+    project.page("index.md", PAGE)
+    old = standin(tmp_path / "old", "2.98.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad.mm(mat2.t())\n")
+    new = standin(tmp_path / "new", "2.99.0",
+                  "# a comment line moves the entry down\n"
+                  "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: mm_mat1_backward(grad, mat2)\n")
+    set_pin(project, "2.98.0")
+    first = build(project, {"PYTHONPATH": str(old)})
+    assert first.returncode == 0, first.stderr
+    kept = project.root / "proofs" / "_results" / "_quotes" / "2.98.0.json"
+    assert "grad.mm(mat2.t())" in kept.read_text()
+    before = kept.read_bytes()
+    assert build(project, {"PYTHONPATH": str(old)}).returncode == 0
+    assert kept.read_bytes() == before  # a warm build rewrites nothing
+    # Upgrade day: the new torch installed, the pin moved, no page built yet: drift reads it live.
+    set_pin(project, "2.99.0")
+    live = ldr(project, "drift", "--from", "2.98.0", "--to", "2.99.0", env_extra={"PYTHONPATH": str(new)})
+    assert live.returncode == 0, live.stderr
+    assert "quote changed: tools/autograd/derivatives.yaml" in live.stdout and "docs/index.md:5" in live.stdout
+    assert "- grad.mm(mat2.t())" in live.stdout.replace("    - ", "- ").replace("  self: ", "")
+    assert "quote moved: c10/core/DispatchKey.h" not in live.stdout  # unchanged quotes are not listed
+    # After a build under the new torch, drift compares the two kept files.
+    assert build(project, {"PYTHONPATH": str(new)}).returncode == 0
+    kept_json = ldr(project, "drift", "--from", "2.98.0", "--to", "2.99.0", "--json", env_extra={"PYTHONPATH": str(new)})
+    assert kept_json.returncode == 0, kept_json.stderr
+    quotes = {q["key"].split(" | ")[0]: q for q in json.loads(kept_json.stdout)["quotes"]}
+    assert quotes["tools/autograd/derivatives.yaml"]["status"] == "changed"
+    assert quotes["tools/autograd/derivatives.yaml"]["new"]["first"] == 2
+    assert "torch/include/c10/core/DispatchKey.h" not in quotes
