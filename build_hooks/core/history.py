@@ -91,7 +91,10 @@ def keep(store: Store, record: Record) -> Path | None:
     current = store.read(record.proof, record.device_class)
     if not isinstance(current, Record) or not current.ok:
         return None
-    if version_dir(current.torch) == version_dir(record.torch):
+    try:
+        if version_dir(current.torch) == version_dir(record.torch):
+            return None
+    except ValueError:  # not a version: store.write refuses the record itself (StoreError)
         return None
     return version_store(store, current.torch).write(current)
 

@@ -308,3 +308,17 @@ def test_drift_with_a_version_that_is_no_version_is_one_line(project):
     no_traceback(out)
     assert out.returncode == 2
     assert "'../../etc' is not a torch version (PEP 440, such as 2.14.1)" in out.stderr
+
+
+def test_a_run_under_a_torch_that_is_no_version_is_refused_on_write_not_recorded(project, tmp_path, fake_python):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    before = snapshot(project.root / "proofs")
+    shard = tmp_path / "shard"
+    nightly = fake_python(body='__version__ = "nightly"\nclass cuda:\n    is_available = staticmethod(lambda: False)\n'
+                               "class backends:\n    mps = None\n")
+    run = project.ldr("run", "--force", "--shard", str(shard), "--any-torch", "--python", nightly)
+    no_traceback(run)
+    assert ("proof a (cpu): field torch must be a PEP 440 version such as 2.14.1, not 'nightly'; "
+            "the record was not written") in run.stderr
+    assert not (shard / "a.cpu.json").exists() and snapshot(project.root / "proofs") == before
