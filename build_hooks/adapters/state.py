@@ -136,7 +136,7 @@ class LdrState:
     def note_quote(self, options: dict, found: Quote) -> None:
         """A source fence rendered: kept for the build's quotes file (quotestore.py)."""
         _, where = self.quoted.setdefault(quotestore.key_of(options), (found, set()))
-        where.add(self.where(self.fence_line))
+        where.add(self.where(None))  # the page, not its line: editing prose must not rewrite the file
 
     def keep_quotes(self) -> Path | None:
         """Write what this build quoted of the pinned torch (only what changed; None: nothing)."""

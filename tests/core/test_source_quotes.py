@@ -249,11 +249,14 @@ def test_drift_between_two_torches_reports_a_changed_quote(project, tmp_path):
     before = kept.read_bytes()
     assert build(project, {"PYTHONPATH": str(old)}).returncode == 0
     assert kept.read_bytes() == before  # a warm build rewrites nothing
+    project.page("index.md", "# A new first line\n\n" + PAGE)
+    assert build(project, {"PYTHONPATH": str(old)}).returncode == 0
+    assert kept.read_bytes() == before  # nor does an edit of the prose around the quotes
     # Upgrade day: the new torch installed, the pin moved, no page built yet: drift reads it live.
     set_pin(project, "2.99.0")
     live = ldr(project, "drift", "--from", "2.98.0", "--to", "2.99.0", env_extra={"PYTHONPATH": str(new)})
     assert live.returncode == 0, live.stderr
-    assert "quote changed: tools/autograd/derivatives.yaml" in live.stdout and "docs/index.md:5" in live.stdout
+    assert "quote changed: tools/autograd/derivatives.yaml" in live.stdout and "at docs/index.md" in live.stdout
     assert "- grad.mm(mat2.t())" in live.stdout.replace("    - ", "- ").replace("  self: ", "")
     assert "quote moved: c10/core/DispatchKey.h" not in live.stdout  # unchanged quotes are not listed
     # After a build under the new torch, drift compares the two kept files.
