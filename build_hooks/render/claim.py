@@ -27,14 +27,9 @@ def render_fence(options: dict, ctx) -> str:
                          "and `device:` (or, on a source quote, `quote: <its id>` in place of `proof:`)"
                          f"{'; unknown: ' + ', '.join(map(str, unknown)) if unknown else ''}")
     name, check = str(options["proof"]), str(options["check"])
-    device = options.get("device")
-    if device:
-        records = ctx.records(name)
-        if device not in records:
-            raise ClaimError(f"proof {name} has no {device} record; recorded: {', '.join(records)}")
-        item = records[device]
-    else:
-        item = ctx.proof(name)
+    item = pick_record(name, options.get("device"), ctx)
+    if item is None:
+        return unmeasured(name, str(options.get("device") or "accelerator"), options, ctx)
     try:
         result = evaluate(check, item.data)
     except ClaimError as exc:
@@ -68,6 +63,49 @@ def render_fence(options: dict, ctx) -> str:
     return (f'<div class="ldr-claim ldr-claim--broken" data-proof="{escape(name, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds under '
             f'{escape(under)}{": " if say else ""}{say}</p>{detail}</div>')
+
+
+ACCELERATORS = ("cuda", "mps")
+DEVICES = ("cpu", *ACCELERATORS, "accelerator")
+
+
+def pick_record(name: str, device, ctx):
+    """The record a claim is checked on, or None when it is about an accelerator that no record
+    has measured yet. ``device: cpu|cuda|mps`` names one; ``device: accelerator`` takes any
+    accelerator's; without ``device:``, a proof that must run on an accelerator
+    (``"accelerator": "require"``) is checked on an accelerator's record only, any other on its
+    primary record (an accelerator's when there is one, else the CPU's)."""
+    if device is not None and device not in DEVICES:
+        raise ClaimError(f"`device: {device}` is not one of {', '.join(DEVICES)}")
+    library = ctx.extra.get("library")
+    proof = getattr(library, "proofs", {}).get(name) if library is not None else None
+    if device is None and getattr(proof, "accelerator", "none") == "require":
+        device = "accelerator"
+    if device is None:
+        return ctx.proof(name)
+    records = ctx.records(name) if device == "cpu" else (ctx.lookup(name) if ctx.lookup else {})
+    wanted = ACCELERATORS if device == "accelerator" else (device,)
+    for device_class in wanted:
+        if device_class in records:
+            return records[device_class]
+    if device == "cpu":
+        raise ClaimError(f"proof {name} has no cpu record; recorded: {', '.join(records) or 'none'}")
+    return None
+
+
+def unmeasured(name: str, device: str, options: dict, ctx) -> str:
+    """A claim about an accelerator that no record has measured yet: said plainly, never
+    checked against another device's numbers."""
+    what = "an accelerator" if device == "accelerator" else f"a {device.upper()} device"
+    report = ctx.extra.get("report")
+    message = (f"claim on proof {name} is not checked: it is about {what}, and no such record exists "
+               f"yet; run `ldr run {name}` on such a machine and merge its record")
+    if report is not None:
+        report("info", message, str(options["check"]), "claim")
+    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
+    return (f'<p class="ldr-claim ldr-claim--unmeasured" data-proof="{escape(name, quote=True)}" '
+            f'data-holds="unmeasured">{say}<span class="ldr-claim__badge">not yet checked: this claim is '
+            f"about {escape(what)}, and no measurement on one has been recorded</span></p>")
 
 
 def render_quote_claim(options: dict, ctx) -> str:

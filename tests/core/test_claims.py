@@ -223,3 +223,53 @@ def test_a_claim_that_no_other_value_can_break_is_told_apart(check, fails):
     data = {"A": {"x": 5.0, "y": 0.01, "n": 3, "l": [1, 2, 3], "s": "abc", "b": True}}
     assert evaluate(check, data).holds
     assert can_fail(check, data) is fails
+
+
+ACCEL_PAGE = """\
+# Two clocks
+
+```claim
+proof: clocks
+check: CLOCKS.gap_ms > 1
+device: {device}
+say: The GPU runs behind Python.
+```
+"""
+
+
+def _accel_build(project, device: str, records: tuple[str, ...]):
+    import os
+    import subprocess
+    import sys
+
+    from tests.core.recordkit import record
+
+    project.proof("clocks", 'import json\nprint("CLOCKS=" + json.dumps({"gap_ms": 0.0}))\n')
+    for device_class in records:
+        record(project, "clocks", device_class, data={"CLOCKS": {"gap_ms": 5.0 if device_class != "cpu" else 0.0}})
+    project.page("index.md", ACCEL_PAGE.format(device=device))
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", LDR_RUN="false")
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=project.root,
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+@pytest.mark.parametrize("device", ["cuda", "accelerator"])
+def test_an_accelerator_claim_is_never_checked_on_cpu_numbers(project, device):
+    result = _accel_build(project, device, ("cpu",))
+    assert result.returncode == 0, result.stderr
+    html = project.html()
+    assert 'data-holds="unmeasured"' in html and "not yet checked" in html
+    assert 'data-holds="false"' not in html  # the CPU's 0.0 was not used
+    assert "claim on proof clocks is not checked" in result.stderr
+
+
+@pytest.mark.parametrize("device", ["cuda", "accelerator"])
+def test_an_accelerator_claim_is_checked_on_the_accelerator_record(project, device):
+    result = _accel_build(project, device, ("cpu", "cuda"))
+    assert result.returncode == 0, result.stderr
+    assert 'data-proof="clocks" data-holds="true"' in project.html() and "(cuda)" in project.html()
+
+
+def test_a_claim_on_an_unknown_device_class_names_the_choices(project):
+    result = _accel_build(project, "tpu", ("cpu",))
+    assert result.returncode != 0 and "`device: tpu` is not one of cpu, cuda, mps, accelerator" in result.stderr
