@@ -35,7 +35,7 @@ from .history import keep_replaced, newer, version_key, version_store, write_rec
 from .pin import public_version
 from .safefs import UnsafeFile, check_inside, read_text
 from .schema import timestamp, version_dir
-from .store import DEVICE_CLASSES, Corrupt, Record, Store, store_lock
+from .store import DEVICE_CLASSES, Corrupt, Record, Store, atomic_write, store_lock
 
 FOREIGN_DIR = "_foreign"
 MARKER_LIMIT = 64 * 1024  # bytes: a foreign marker is a few lines
@@ -79,18 +79,16 @@ def is_foreign(store: Store, record: Record) -> bool:
         body = json.loads(read_text(path, inside=store.dir, limit=MARKER_LIMIT))
         return (isinstance(body, dict) and version_dir(body.get("torch")) == version_dir(record.torch)
                 and timestamp(body.get("measured_at")) == timestamp(record.measured_at))
-    except (OSError, ValueError, UnsafeFile):
+    except (OSError, ValueError, UnsafeFile, RecursionError):
         return False
 
 
 def mark_foreign(store: Store, record: Record, pin: str, source: str) -> Path:
     path = marker_path(store, record.proof, record.device_class)
-    path.parent.mkdir(parents=True, exist_ok=True)
     body = {"format": 1, "proof": record.proof, "device_class": record.device_class,
             "torch": version_dir(record.torch), "measured_at": record.measured_at,
             "device": record.device, "pin": pin, "source": source}
-    path.write_text(json.dumps(body, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return path
+    return atomic_write(path, json.dumps(body, indent=2, sort_keys=True) + "\n")  # replaces a FIFO or link
 
 
 def clear_foreign(store: Store, proof: str, device_class: str) -> None:

@@ -142,11 +142,22 @@ def test_a_foreign_marker_is_parsed_not_compared_as_text(project, tmp_path):
         no_traceback(out)
         cuda = [r for r in json.loads(out.stdout)["proofs"][0]["records"] if r["device_class"] == "cuda"]
         assert cuda[0]["state"] == "stale", (torch, at)
+    marker.write_text("[" * 60_000)  # nested past the parser's depth
+    out = project.ldr("status", "--json")
+    no_traceback(out)
+    assert [r["state"] for r in json.loads(out.stdout)["proofs"][0]["records"] if r["device_class"] == "cuda"] == ["stale"]
     os.unlink(marker)
     os.mkfifo(marker)  # a FIFO marker is refused, never waited on
     out = project.ldr("status", "--json")
     no_traceback(out)
     assert [r["state"] for r in json.loads(out.stdout)["proofs"][0]["records"] if r["device_class"] == "cuda"] == ["stale"]
+    # and a merge replaces it (never writes into it, which would wait for a reader)
+    record(project, "a", device="cuda", torch="2.11.0", measured_at="2026-11-09T00:00:00Z", folder=tmp_path / "gpu2")
+    merged = project.ldr("merge", str(tmp_path / "gpu2"))
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert json.loads(marker.read_text())["measured_at"] == "2026-11-09T00:00:00Z"
+    status = json.loads(project.ldr("status", "--json").stdout)["proofs"][0]["records"]
+    assert [r["state"] for r in status if r["device_class"] == "cuda"] == ["foreign"]
 
 
 # -- 2. merge keeps what it should -------------------------------------------------------------------
