@@ -122,7 +122,7 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", lay
             proof_file = proofs.get(proof)
             tolerance = noise.declared(proof_file.path) if proof_file else 0.0
             spreads = [noise.read(store, v, proof, device_class) for v in (before, after)]
-            if r is not None and abs(r - 1) <= noise.allowance(key, tolerance, *spreads):
+            if r is not None and noise.within_noise(a, b, key, tolerance, *spreads)[0]:
                 continue
             then_text, now_text = shown(a, fmt), shown(b, fmt)
             if then_text != now_text:  # a move the page's own format hides is no correction

@@ -102,6 +102,7 @@ class ValueDrift:
     ratio: float | None
     noise: bool
     quoted_at: list[str] = field(default_factory=list)
+    z: float | None = None  # the change in standard errors of the measured noise (noise.py)
 
     @property
     def size(self) -> float:
@@ -218,8 +219,9 @@ def compare(name: str, device_class: str, old: Record, new: Record, tolerance, s
         if key in before and key in after and a == b:
             continue
         r = ratio(a, b) if key in before and key in after else None
-        within = r is not None and abs(r - 1) <= noise.allowance(key, tolerance, *spreads)
-        result.values.append(ValueDrift(key, a, b, r, within, quoted_at(values_quoted, name, key)))
+        within, z = noise.within_noise(a, b, key, tolerance, *spreads) if r is not None else (False, None)
+        result.values.append(ValueDrift(key, a, b, r, within, quoted_at(values_quoted, name, key),
+                                        None if z is None or math.isinf(z) else round(z, 2)))
     result.values.sort(key=lambda v: (v.noise, -v.size, natural(v.key)))
     old_lines, new_lines = parse_output(old.stdout).visible, parse_output(new.stdout).visible
     if old_lines != new_lines:
@@ -273,7 +275,8 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
 # -- text ----------------------------------------------------------------------------------
 def text_report(report: Drift) -> str:
     head = (f"Drift torch {report.from_version} -> {report.to_version}: {report.compared} record(s) "
-            f"compared, {len(report.proofs)} changed")
+            f"compared, {len(report.proofs)} changed (a change is noise when its z, the change in "
+            f"standard errors of the measured run-to-run noise, is at most {noise.Z:g}: see noise.py)")
     lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.core.claims is missing)"]
     for p in report.proofs:
         broke = sum(c.status == "broke" for c in p.claims)

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 def ratio_text(value: ValueDrift) -> str:
     if value.ratio is None:
         return "added" if value.old is None else ("removed" if value.new is None else "changed")
-    return f"x{sig(value.ratio)}"
+    z = getattr(value, "z", None)
+    return f"x{sig(value.ratio)}" + ("" if z is None else f", z {z:.1f}")
 
 
 def value_text(value) -> str:

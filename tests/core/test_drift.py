@@ -106,7 +106,7 @@ def test_drift_lists_exactly_what_changed_largest_first_with_noise_and_quotes(pr
     assert {c.check: c.page_line for c in toll.claims}["TOLL.small_us < 1.3"] == "docs/index.md:17"
     text = drift.text_report(report)
     assert "TOLL.small_us: 1.2 -> 1.5 (x1.25)  quoted at docs/index.md:3" in text
-    assert "TOLL.large_us: 1780 -> 1790 (x1.01)  (noise)" in text
+    assert "TOLL.large_us: 1780 -> 1790 (x1.01, z 0.3)  (noise)" in text
     assert "claim broke: docs/index.md:17  TOLL.small_us < 1.3" in text
     assert "output excerpted at docs/index.md:12: re-read it" in text
 
@@ -252,3 +252,29 @@ def test_sections_agree_with_the_toc_extension_on_every_chapter():
         html = markdown.markdown(body, extensions=["toc", "attr_list", "md_in_html", "pymdownx.superfences"])
         ids = re.findall(r'<h[1-6][^>]* id="([^"]+)"', html)
         assert [s.anchor for s in sections(text)] == ids, page
+
+
+def test_one_wild_run_does_not_make_every_change_noise():
+    """The range of three runs with one outlier spans x3; their MAD does not, so a 30 % move is
+    still told apart from noise (the range model, before, called anything inside x2.96 noise)."""
+    from build_hooks.core import noise
+    from build_hooks.core.store import Record
+
+    def run(us):
+        return Record(proof="p", device_class="cpu", script_sha256="0" * 64, torch=PIN, torch_build=PIN,
+                      python="3", os="L", machine="m", device="d", measured_at="2026-11-01T00:00:00Z",
+                      wall_s=0.1, status="ok", returncode=0, signal=None, stdout=[], stderr=[],
+                      data={"T": {"us": us}})
+
+    runs = [run(1.0), run(1.02), run(3.0)]
+    body = {"runs": 3, "spread": noise.spread(runs), "stats": noise.stats(runs)}
+    assert body["spread"]["T.us"] == pytest.approx(2.0 / 1.02, rel=1e-5)
+    assert body["stats"]["T.us"] == {"median": 1.02, "mad": pytest.approx(0.02)}
+    scale = noise.relative_noise(body)
+    assert scale["T.us"] == pytest.approx(1.4826 * 0.02 / 1.02)
+    assert noise.within_noise(1.0, 1.3, "T.us", 0.0, scale) == (False, pytest.approx(6.38, abs=0.05))
+    assert noise.within_noise(1.0, 1.05, "T.us", 0.0, scale)[0] is True
+    legacy = noise.relative_noise({"runs": 3, "spread": body["spread"]})  # a format-1 file: the range
+    assert noise.within_noise(1.0, 1.3, "T.us", 0.0, legacy)[0] is True
+    assert noise.within_noise(1.0, 1.3, "T.us", 0.5, {})[0] is True   # the declared tolerance
+    assert noise.within_noise(1.0, 1.3, "T.us", 0.0, {}) == (False, None)  # nothing measured
