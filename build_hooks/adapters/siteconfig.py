@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from build_hooks.core.safefs import UnsafeFile, read_text
+
 from build_hooks.core.errors import LdrError
 from build_hooks.core.layout import Layout
 
@@ -38,8 +40,8 @@ def site_config(root: Path) -> Path | None:
 def plugin_options(path: Path) -> dict:
     """The ``ldr`` entry's options under ``plugins:`` (``{}`` when it is listed bare or absent)."""
     try:
-        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or {}
-    except (OSError, yaml.YAMLError) as exc:
+        doc = yaml.load(read_text(path, limit="data"), Loader=_Loader) or {}
+    except (OSError, UnsafeFile, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise LdrError(f"{path}: cannot read the ldr plugin's options ({exc}); fix the file") from exc
     plugins = doc.get("plugins") if isinstance(doc, dict) else None
     entries = plugins.items() if isinstance(plugins, dict) else (

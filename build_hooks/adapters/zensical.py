@@ -130,10 +130,10 @@ class Session:
 
             library.run(on_done=done)
             self.begin_build()
+        self.publish(docs_dir)  # first: what it refuses to publish joins the diagnostics said next
         for item in [*library.diagnostics, *store_diagnostics(library)]:
             self.say(item)
         library.diagnostics.clear()
-        self.publish(docs_dir)
         self.inputs = self.fingerprint()
         self.mark_inputs(docs_dir)
         self.prepared, self.state.autorun = True, False

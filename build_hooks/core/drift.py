@@ -42,6 +42,7 @@ from .pin import public_version
 from .schema import version_dir
 from .quotedrift import quote_drift, quote_lines
 from . import quotestore
+from .safefs import UnsafeFile, read_bytes
 from .sources import installed_torch
 from .quotestore import QuoteDrift
 from build_hooks.render.drift import html_document, html_fragment, ratio_text
@@ -65,8 +66,13 @@ def page_claims(root: Path, api) -> list[tuple[str, str, str]]:
     if api is None:
         return []
     out = []
-    for page in sorted((Path(root) / "docs").rglob("*.md")):
-        text = page.read_text(encoding="utf-8", errors="replace")
+    docs = Path(root) / "docs"
+    for page in sorted(docs.rglob("*.md")):
+        try:
+            text = read_bytes(page, inside=docs, limit="data").decode("utf-8", errors="replace")
+        except (OSError, UnsafeFile):
+            continue  # the build names a page it will not read
+
         for line, proof, check in found_claims(api, text):
             out.append((f"{page.relative_to(root)}:{line}", proof, check))
     return out

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .safefs import UnsafeFile, read_text
 from .errors import PinError
 
 _VERSION = r"[0-9][0-9A-Za-z.+!-]*"
@@ -39,8 +40,8 @@ class Pin:
 @lru_cache(maxsize=16)
 def _read_pyproject(path: Path, mtime_ns: int) -> str | None:
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        doc = tomllib.loads(read_text(path, limit="data"))
+    except (OSError, UnsafeFile, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
     deps = doc.get("project", {}).get("dependencies", [])
     for dep in deps if isinstance(deps, list) else []:
@@ -53,8 +54,8 @@ def _read_pyproject(path: Path, mtime_ns: int) -> str | None:
 @lru_cache(maxsize=16)
 def _read_requirements(path: Path, mtime_ns: int) -> str | None:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, limit="data")
+    except (OSError, UnsafeFile, UnicodeDecodeError) as exc:
         raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
     for line in text.splitlines():
         match = _PIN.match(line.split(" #", 1)[0].split("\t#", 1)[0])

@@ -1,0 +1,33 @@
+"""The files that configure a project are read as data too: a FIFO or a symlink to a device in
+place of pyproject.toml or requirements.txt is an error naming it, never a hang."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def ldr(project, *args):
+    return subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", *args], cwd=project.root,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_a_fifo_in_place_of_pyproject_is_named_not_waited_on(project):
+    project.proof("x", 'print("x")\n')
+    pyproject = project.root / "pyproject.toml"
+    pyproject.unlink()
+    os.mkfifo(pyproject)
+    result = ldr(project, "status")  # would block forever in open() before
+    assert result.returncode != 0
+    assert "pyproject.toml" in result.stderr and "FIFO" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_symlink_to_dev_zero_in_place_of_requirements_is_bounded(project):
+    project.proof("x", 'print("x")\n')
+    (project.root / "pyproject.toml").unlink()
+    os.symlink("/dev/zero", project.root / "requirements.txt")
+    result = ldr(project, "status")  # would read until memory ran out before
+    assert result.returncode != 0
+    assert "requirements.txt" in result.stderr and "Traceback" not in result.stderr
