@@ -89,8 +89,8 @@ def ready_queue() -> Scene:
     s.arrow([(250, 98), (250, 126)], bind=(count, queue))
     s.arrow([(250, 198), (250, 228)], bind=(queue, run))
     s.arrow([(250, 286), (250, 316)], bind=(run, buf))
-    s.arrow([(464, 352), (490, 352), (490, 162), (444, 162)], stroke=SUBJECT, label="count 0: ready", size=16,
-            bind=(buf, queue))
+    s.arrow([(464, 352), (490, 352), (490, 162), (444, 162)], stroke=SUBJECT, bind=(buf, queue))
+    s.text(482, 236, "at 0:\nready", size=16, color=SUBJECT, align="right")
     s.text(W / 2, 402, "AccumulateGrad: the largest number, so it runs", size=16, color=CONTEXT, align="center")
     s.text(W / 2, 424, "as soon as its gradient is complete", size=16, color=CONTEXT, align="center")
     return s
