@@ -11,7 +11,7 @@ from .datalines import parse_output
 from .quotes import quotes as page_quotes
 from .errors import LdrError
 from .library import Library
-from .safefs import is_regular, read_bytes
+from .safefs import LIMITS, is_regular, read_bytes
 from .store import Record
 
 
@@ -63,12 +63,14 @@ def flatten(value, prefix: str = "") -> dict[str, object]:
 
 
 def old_record(root: Path, rev: str, relpath: str) -> Record | None:
-    shown = subprocess.run(["git", "show", f"{rev}:{relpath}"], cwd=root, capture_output=True, text=True)
-    if shown.returncode != 0:
+    """The record at ``relpath`` in commit ``rev``; None when it has none or what it has is no
+    record (not UTF-8, over a record's size, not parsed): git's bytes are data like a shard's."""
+    shown = subprocess.run(["git", "show", f"{rev}:{relpath}"], cwd=root, capture_output=True)
+    if shown.returncode != 0 or len(shown.stdout) > LIMITS["record"]:
         return None
     try:
-        return Record.from_text(shown.stdout)
-    except (ValueError, TypeError, KeyError):
+        return Record.from_text(shown.stdout.decode("utf-8"))
+    except (ValueError, TypeError, KeyError, RecursionError):
         return None
 
 
@@ -120,7 +122,7 @@ def check_revision(root: Path, rev: str) -> str:
 
 def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
     root = library.root
-    check_revision(root, rev)
+    commit = check_revision(root, rev)
     values, excerpts = quotes(root)
     out = []
     for proof, device_class in sorted(library.store.known()):
@@ -128,7 +130,7 @@ def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
         if not isinstance(new, Record):
             continue
         relpath = library.layout.shown(library.store.path(proof, device_class))
-        old = old_record(root, rev, relpath)
+        old = old_record(root, commit, relpath)
         result = ProofDiff(proof, device_class, old.torch if old else None, new.torch, new=old is None)
         old_data = flatten(old.data) if old else {}
         new_data = flatten(new.data)

@@ -27,6 +27,7 @@ from .safefs import UnsafeFile, check_regular, read_bytes
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 ACCELERATOR_MODES = ("none", "prefer", "require")
 DEFAULT_TIMEOUT = 120.0
+MAX_TIMEOUT = 86_400
 DEFAULT_OUTPUT_CAP = 1 << 20
 OPTION_TYPES = {
     "timeout": (int, float),
@@ -113,8 +114,9 @@ def _options(tree: ast.Module, path: Path) -> dict:
                 f"{where}: PROOF accelerator must be one of {', '.join(ACCELERATOR_MODES)}, "
                 f"not {value['accelerator']!r}"
             )
-        if "timeout" in value and not value["timeout"] > 0:
-            raise LdrError(f"{where}: PROOF timeout must be a positive number of seconds")
+        if "timeout" in value and not 0 < value["timeout"] <= MAX_TIMEOUT:  # 1e999 is inf, 1e300 overflows a clock
+            raise LdrError(f"{where}: PROOF timeout must be a positive number of seconds, at most "
+                           f"{MAX_TIMEOUT:,} (a day), not {value['timeout']!r}")
         if "output_cap" in value and value["output_cap"] < 1024:
             raise LdrError(f"{where}: PROOF output_cap must be at least 1024 bytes")
         return value

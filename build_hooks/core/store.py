@@ -244,6 +244,8 @@ class Store:
             return Corrupt(path, exc.what)
         except OSError as exc:
             return Corrupt(path, str(exc))
+        except UnicodeDecodeError as exc:
+            return Corrupt(path, f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})")
         try:
             checked = Record.checked_fields(text)
             record = Record.from_checked(checked)

@@ -1,0 +1,73 @@
+"""Hard edges, an attacker's second pass (issue 16): fault kinds the first pass did not try.
+
+Each test makes the fault with real files and real `ldr` / `mkdocs build` subprocesses (proofs
+run under a fake torch of the pin, see hardkit.py) and checks for one clear error or a quiet
+miss: no traceback, no hang, nothing written outside the project.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from .hardkit import fake_torch, ldr, mkdocs
+from .recordkit import SCRIPT, record
+
+NO_RUN = "site_name: Test\ntheme:\n  name: material\n  font: false\nplugins:\n  - ldr:\n      run: false\n"
+
+
+def no_traceback(*outs) -> None:
+    for out in outs:
+        assert "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
+
+
+@pytest.fixture
+def env(tmp_path_factory) -> dict:
+    return fake_torch(tmp_path_factory.mktemp("faketorch"))
+
+
+# -- bytes that are no text ------------------------------------------------------------------------
+
+def test_a_record_that_is_not_utf8_is_corrupt_and_run_force_repairs_it(project, env):
+    project.proof("a", SCRIPT)
+    project.record("a").parent.mkdir(parents=True)
+    project.record("a").write_bytes(b'\xff\xfe{"proof": "a"}')
+    status = ldr(project.root, env, "status", "--json")
+    no_traceback(status)
+    entry = json.loads(status.stdout)["proofs"][0]["records"][0]
+    assert entry["state"] == "corrupt" and "not UTF-8 text (byte 0xff at offset 0)" in entry["reasons"][0]
+    run = ldr(project.root, env, "run", "a", "--force")
+    no_traceback(run)
+    assert run.returncode == 0 and "had a corrupt record" in run.stderr
+    assert json.loads(project.record("a").read_text())["proof"] == "a"
+
+
+def test_diff_against_a_commit_whose_record_is_not_utf8(project, env):
+    def git(*args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=project.root,
+                       check=True, capture_output=True)
+
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    git("init", "-q")
+    project.record("a").write_bytes(b"\xff garbage, committed")
+    git("add", "-A")
+    git("commit", "-qm", "a torn record")
+    record(project, "a")
+    out = ldr(project.root, env, "diff", "HEAD")
+    no_traceback(out)
+    assert out.returncode == 0 and "a (cpu, torch" in out.stdout and "new record" in out.stdout
+
+
+# -- options with absurd values --------------------------------------------------------------------
+
+@pytest.mark.parametrize("timeout, shown", [("1e999", "inf"), ("1e300", "1e+300"), ("86401", "86401")])
+def test_a_timeout_no_clock_can_hold_is_refused(project, env, timeout, shown):
+    project.proof("a", f'PROOF = {{"timeout": {timeout}}}\n' + SCRIPT)
+    out = ldr(project.root, env, "run", "a")
+    no_traceback(out)
+    assert out.returncode == 2
+    assert (f"proofs/a.py:4: PROOF timeout must be a positive number of seconds, at most 86,400 (a day), "
+            f"not {shown}") in out.stderr
