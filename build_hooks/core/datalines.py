@@ -17,6 +17,24 @@ class ParsedOutput:
     problems: list[str] = field(default_factory=list)
 
 
+MAX_DEPTH = 64  # levels of nesting in a record's data (schema.py refuses deeper)
+
+
+def _depth(node) -> int:
+    """How deep ``node`` nests (no recursion; stops counting past MAX_DEPTH)."""
+    deepest, todo = 0, [(node, 0)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if level > MAX_DEPTH:
+            break
+        if isinstance(item, dict):
+            todo.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            todo.extend((v, level + 1) for v in item)
+    return deepest
+
+
 def parse_output(lines: list[str]) -> ParsedOutput:
     """Split output lines into visible lines and data; a bad data line is a problem.
 
@@ -46,6 +64,16 @@ def parse_output(lines: list[str]) -> ParsedOutput:
                     "there" if number == len(lines) else "")
             problems.append(f"output line {number}: {name}= is not valid JSON ({exc.msg}){last}")
             visible.append(line)
+            continue
+        except RecursionError:
+            problems.append(f"output line {number}: {name}= nests too deeply to read (at most "
+                            f"{MAX_DEPTH} levels); print a flatter value")
+            visible.append(line[:200] + " ...")
+            continue
+        if _depth(value) >= MAX_DEPTH:  # the record nests it one level deeper, under data
+            problems.append(f"output line {number}: {name}= nests {MAX_DEPTH} levels or deeper; "
+                            "print a flatter value")
+            visible.append(line[:200] + " ...")
             continue
         bad = non_finite(value, name)
         if bad:

@@ -21,14 +21,13 @@ from dataclasses import fields
 
 from packaging.version import InvalidVersion, Version
 
-from .datalines import parse_output
+from .datalines import MAX_DEPTH, parse_output
 from .discovery import NAME
 
 DEVICE_CLASSES = ("cpu", "cuda", "mps")
 STATUSES = ("ok", "failed", "timeout", "killed", "output-limit")
 MAX_LINE = 10_000  # characters in one line of output (a data line may be longer: pages hide it)
 MAX_TEXT = 1_000   # characters in a short field (python, os, machine, device, torch_build)
-MAX_DEPTH = 64     # levels of nesting in data
 MAX_NAME = 245     # characters in a proof name: <name>.cuda.json fits a file name (255 bytes)
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 DATA_KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")  # as a data line names it (core/datalines.py)
