@@ -10,8 +10,8 @@ import pytest
 
 from build_hooks.render.numbers import count, sig
 
-PAGES = ["part-00-the-map/", "part-01-the-tensor/"]
-INSTRUMENT_PAGES = {"part-00-the-map/": 4, "theme-check/part-01-instruments/": 2}
+PAGES = ["part-00-the-map/", "part-01-the-tensor/", "part-02-autograd/"]
+INSTRUMENT_PAGES = {"part-00-the-map/": 4, "theme-check/part-01-instruments/": 2, "part-02-autograd/": 2}
 
 FIRST_LINES = """() => Array.from(document.querySelectorAll('.ldr-excerpt pre, .ldr-proof__output')).map(pre => {
   const code = pre.querySelector('code'), button = pre.querySelector('.md-code__nav, .md-clipboard');
