@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from build_hooks.core import yamlbody
 from build_hooks.core.cache import TextCache, key_of
 from build_hooks.core.defer import split
 from build_hooks.core.errors import DirectiveError
@@ -24,7 +25,6 @@ from build_hooks.render.safe import visible
 if TYPE_CHECKING:
     from .state import LdrState
 
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present
 HANDLERS = {
     "instrument": "build_hooks.series.instruments:render_fence",
     "figure": "build_hooks.drawing.figure:render_fence",
@@ -115,7 +115,7 @@ def parse_options(source: str, fence: str) -> dict:
     body = _PARSED.get(source, _PARSED)
     if body is _PARSED:
         try:
-            body = yaml.load(source, Loader=YAML_LOADER) if source.strip() else None
+            body = yamlbody.load(source) if source.strip() else None  # no aliases, bounded depth
         except yaml.YAMLError as exc:
             raise DirectiveError(f"the {fence} fence body is not valid YAML: {exc}") from exc
         if len(_PARSED) >= 4096:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from . import yamlbody
 from .datalines import describe_data, lookup
 from .errors import DirectiveError
 
@@ -355,7 +356,7 @@ def find_claims(markdown_text: str) -> list[tuple[int, str, str]]:
         if match.group(2) != "claim":
             continue
         try:
-            options = yaml.safe_load("\n".join(line.strip() for line in body)) or {}
+            options = yamlbody.load("\n".join(line.strip() for line in body)) or {}
         except yaml.YAMLError:
             options = {}
         options = options if isinstance(options, dict) else {}

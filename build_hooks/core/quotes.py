@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import yaml
 from markdown_it import MarkdownIt
 
+from . import yamlbody
 from .locate import VALUE, VALUE_KIND, locate
 
 KINDS = ("proof", "proof-output", "claim", "instrument")
@@ -33,7 +34,7 @@ class Quote:
 
 def _options(body: str) -> dict:
     try:
-        parsed = yaml.safe_load(body) if body.strip() else None
+        parsed = yamlbody.load(body) if body.strip() else None
     except yaml.YAMLError:
         return {}
     if isinstance(parsed, dict):

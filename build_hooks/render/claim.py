@@ -10,6 +10,7 @@ from html import escape
 
 import yaml
 
+from build_hooks.core import yamlbody
 from build_hooks.core.claims import ClaimError, can_fail, describe, evaluate, show_value
 from build_hooks.core.locate import locate
 from build_hooks.core.sources import Quote
@@ -160,7 +161,7 @@ def quote_by_id(ident: str, pages) -> Quote:
             continue
         for spot in locate(text, ("source",)):
             try:
-                options = yaml.safe_load(spot.text)
+                options = yamlbody.load(spot.text)
             except yaml.YAMLError:
                 continue
             if isinstance(options, dict) and options.get("id") == ident:

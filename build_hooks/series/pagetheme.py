@@ -15,12 +15,12 @@ from pathlib import Path
 
 import yaml
 
+from build_hooks.core import yamlbody
 from build_hooks.core.cache import file_stamp
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.safefs import UnsafeFile, read_text
 
 FLOORS_FILE = Path("data") / "floors.yml"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _HEADING = re.compile(r"<h([1-6])((?:\s+[^>]*)?)>", re.IGNORECASE)
 _ATTR = re.compile(r'([A-Za-z_:][-\w:.]*)\s*=\s*"([^"]*)"')
@@ -60,7 +60,7 @@ def read_data(path: Path, shown: str):
     except (OSError, UnicodeDecodeError) as exc:
         raise DirectiveError(f"{shown}: cannot read it ({exc}); fix: save it as UTF-8 text") from None
     try:
-        return yaml.load(text, Loader=_LOADER)
+        return yamlbody.load(text)  # no aliases, bounded depth
     except yaml.YAMLError as exc:
         raise DirectiveError(f"{shown}: not valid YAML ({exc})") from None
 

@@ -71,3 +71,51 @@ def test_a_timeout_no_clock_can_hold_is_refused(project, env, timeout, shown):
     assert out.returncode == 2
     assert (f"proofs/a.py:4: PROOF timeout must be a positive number of seconds, at most 86,400 (a day), "
             f"not {shown}") in out.stderr
+
+
+# -- YAML an author types: no aliases, bounded nesting ---------------------------------------------
+
+def _laughs(levels: int) -> str:
+    """A flow list whose anchors expand to 10**levels items (levels=9: a billion)."""
+    parts = ["&a [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(levels - 1):
+        parts.append(f"&{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 10) + "]")
+    return "[" + ", ".join(parts) + "]"
+
+
+@pytest.mark.parametrize("fence, body", [
+    ("claim", "proof: a\ncheck: TOLL.small_us > 0\nsay: {v}\n"),
+    ("claim", "proof: a\ncheck: {v}\n"),
+    ("proof-output", "proof: a\ngrep: {v}\n"),
+    ("drift-report", "from: {v}\nto: 2.14.1\n"),
+    ("exercises", "a: {v}\n"),
+])
+def test_a_yaml_alias_in_a_fence_body_is_refused_at_its_line(project, env, fence, body):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    (project.root / "mkdocs.yml").write_text(NO_RUN)
+    project.page("index.md", f"# P\n\n```{fence}\n" + body.format(v=_laughs(4)) + "```\n\n```proof\na\n```\n")
+    out = mkdocs(project.root, env, "--strict")
+    no_traceback(out)
+    assert out.returncode == 1
+    assert f"docs/index.md:3: the {fence} fence body is not valid YAML: line " in out.stderr
+    assert "an alias (*a) repeats a value marked &a; write the value out" in out.stderr
+
+
+def test_yaml_nested_past_the_bound_is_refused_and_a_data_file_alias_too(project, env):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    (project.root / "mkdocs.yml").write_text(NO_RUN)
+    deep = "[" * 65 + "]" * 65
+    project.page("index.md", f"# P\n\n```claim\nproof: a\ncheck: TOLL.small_us > 0\nsay: {deep}\n```\n")
+    out = mkdocs(project.root, env, "--strict")
+    no_traceback(out)
+    assert out.returncode == 1 and "the claim fence body is not valid YAML: line 3: nested more than 64 deep" in out.stderr
+
+    project.page("index.md", "# P\n\n{{ a.TOLL.small_us }}\n")
+    (project.root / "data").mkdir()
+    (project.root / "data" / "floors.yml").write_text(f"floors: {_laughs(3)}\n")
+    out = mkdocs(project.root, env, "--strict")
+    no_traceback(out)
+    assert out.returncode == 1
+    assert "data/floors.yml: not valid YAML (line 1: an alias (*a) repeats a value marked &a" in out.stderr
