@@ -16,6 +16,7 @@ limit), so a FIFO, a device, a symlink leading out or a giant reads as Corrupt, 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -23,6 +24,7 @@ import tempfile
 import time
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
+from stat import S_ISREG
 
 from .errors import StoreError
 from .safefs import LIMITS, UnsafeFile, read_text
@@ -370,7 +372,7 @@ def store_lock(lock_path: Path, wait: bool = True, on_wait=_say_waiting):
     except ImportError:  # pragma: no cover - Windows
         yield True
         return
-    with open(lock_path, "a+") as handle:
+    with _open_lock(lock_path) as handle:
         if not _try_lock(fcntl, handle):
             if not wait:
                 yield False
@@ -395,6 +397,29 @@ def store_lock(lock_path: Path, wait: bool = True, on_wait=_say_waiting):
             yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _open_lock(lock_path: Path):
+    """The lock file, opened for its note without following a symlink: a symlink, FIFO or socket
+    at its path (``store.lock -> ~/.bashrc``) is replaced by a new file, never written through.
+    A folder there is a StoreError naming it."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    for _ in range(3):
+        try:
+            fd = os.open(lock_path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except IsADirectoryError:
+            raise StoreError(f"{lock_path} is a folder, where the store's lock file belongs; fix: "
+                             "remove it (it only ever holds a note of who runs proofs)") from None
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.ENXIO):  # a symlink, a socket
+                raise
+            os.unlink(lock_path)
+            continue
+        if S_ISREG(os.fstat(fd).st_mode):
+            return os.fdopen(fd, "r+", encoding="utf-8")
+        os.close(fd)  # a FIFO
+        os.unlink(lock_path)
+    raise StoreError(f"{lock_path}: something keeps replacing the store's lock file; fix: remove it")
 
 
 def _try_lock(fcntl, handle) -> bool:

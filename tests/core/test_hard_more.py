@@ -8,6 +8,7 @@ miss: no traceback, no hang, nothing written outside the project.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -119,3 +120,32 @@ def test_yaml_nested_past_the_bound_is_refused_and_a_data_file_alias_too(project
     no_traceback(out)
     assert out.returncode == 1
     assert "data/floors.yml: not valid YAML (line 1: an alias (*a) repeats a value marked &a" in out.stderr
+
+
+# -- the store's lock file -------------------------------------------------------------------------
+
+def test_the_lock_file_is_never_written_through_a_symlink_or_a_fifo(project, env, tmp_path_factory):
+    project.proof("a", SCRIPT)
+    lock = project.root / ".cache" / "ldr" / "store.lock"
+    lock.parent.mkdir(parents=True)
+    victim = tmp_path_factory.mktemp("home") / ".bashrc"
+    victim.write_text("precious\n")
+    lock.symlink_to(victim)
+    run = ldr(project.root, env, "run", "a")
+    no_traceback(run)
+    assert run.returncode == 0, run.stderr
+    assert victim.read_text() == "precious\n"
+    assert not lock.is_symlink() and "run a" in lock.read_text()
+
+    lock.unlink()
+    os.mkfifo(lock)
+    run = ldr(project.root, env, "run", "a", "--force")
+    assert run.returncode == 0, run.stderr  # was: "File or stream is not seekable."
+    assert lock.is_file() and "run a --force" in lock.read_text()
+
+    lock.unlink()
+    lock.mkdir()
+    run = ldr(project.root, env, "run", "a", "--force")
+    no_traceback(run)
+    assert run.returncode == 2
+    assert f"ldr: error: {lock} is a folder, where the store's lock file belongs; fix: remove it" in run.stderr
