@@ -11,8 +11,9 @@ and the list of what changed is generated from the recorded history (history.py)
 
 (an empty body lists the upgrades without notes). For every upgrade between two recorded
 versions, the note lists the numbers this page quotes (``{{ proof.KEY | fmt }}``) whose
-value changed beyond noise, old -> new in the page's own format, and the page's claims that
-broke or newly hold. A page without the fence is not affected.
+value changed beyond noise, old -> new in the page's own format, the page's claims that
+broke or newly hold, and the page's source quotes whose lines changed or no longer match
+(quotedrift.py). A page without the fence is not affected.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+import yaml
+
 from . import noise
 from .datalines import lookup
 from .diff import describe
@@ -29,7 +32,9 @@ from .discovery import discover
 from .drift import claims_api, found_claims, holds, ratio
 from .errors import DirectiveError, LdrError
 from .history import all_versions, records_at
-from .locate import Section, section_at, sections
+from . import quotestore
+from .locate import Section, locate, section_at, sections
+from .quotedrift import quote_drift
 from .quotes import values
 from .safefs import UnsafeFile, read_text
 from build_hooks.render.values import format_value
@@ -47,6 +52,7 @@ class Upgrade:
     # Where each change sits is the section of the page (a heading the reader can see), not a line.
     values: list[tuple[Section | None, str, str, str]] = field(default_factory=list)  # where, what, old, new
     claims: list[tuple[Section | None, str, str]] = field(default_factory=list)  # where, status, check
+    quotes: list[tuple[Section | None, str, str]] = field(default_factory=list)  # where, status, file
     recorded: bool = True
 
 
@@ -93,7 +99,38 @@ def shown(value, fmt: str) -> str:
         return describe(value)
 
 
-def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", layout=None) -> list[Upgrade]:
+def quote_changes(layout: Layout, page_text: str, page: str | None, before: str, after: str,
+                  headings) -> list[tuple[Section | None, str, str]]:
+    """The source quotes of this page whose lines changed (or that no longer match) between two
+    versions, each at the section of its fence (quotedrift.py finds them)."""
+    if page is None or "source" not in page_text:
+        return []
+    lines = {quotestore.key_of(options): line for line, options in source_fences(page_text)}
+    changes, _ = quote_drift(layout.results, before, after)
+    out = []
+    for change in changes:
+        if change.status in ("changed", "gone") and f"docs/{page}" in change.at and change.key in lines:
+            kept = change.old or change.new
+            where = kept.repo or kept.file if kept else change.key
+            out.append((section_at(headings, lines[change.key]), change.status, where))
+    return out
+
+
+def source_fences(text: str) -> list[tuple[int, dict]]:
+    """(line, options) of every ``source`` fence of a page whose body is a mapping."""
+    found = []
+    for spot in locate(text, ("source",)):
+        try:
+            options = yaml.safe_load(spot.text)
+        except yaml.YAMLError:
+            continue
+        if isinstance(options, dict):
+            found.append((spot.line, options))
+    return found
+
+
+def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", layout=None,
+             page: str | None = None) -> list[Upgrade]:
     layout = layout if layout is not None else Layout.at(root)  # the proofs_dir and results_dir options
     store, proofs = layout.store(), discover(layout.proofs)
     api = claims_api() if api == "auto" else api
@@ -137,6 +174,7 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", lay
                 upgrade.claims.append((section_at(headings, line), "broke", str(check)))
             elif now_holds and not was:
                 upgrade.claims.append((section_at(headings, line), "holds now", str(check)))
+        upgrade.quotes = quote_changes(layout, page_text, page, before, after, headings)
         out.append(upgrade)
     for version, note in notes.items():
         if version not in versions[1:]:
@@ -166,6 +204,9 @@ def render(items: list[Upgrade]) -> str:
         parts.append(f'<li class="ldr-corrections__upgrade" data-torch="{escape(item.to_version)}"><p>{head}</p>')
         rows = [f'<li class="ldr-corrections__value">{where_html(where)}<code>{escape(what)}</code> '
                 f'<del>{escape(a)}</del> → <ins>{escape(b)}</ins></li>' for where, what, a, b in item.values]
+        rows += [f'<li class="ldr-corrections__quote">{where_html(where)}the quoted lines of '
+                 f'<code>{escape(path)}</code> {"changed" if status == "changed" else "no longer match"}</li>'
+                 for where, status, path in item.quotes]
         rows += [f'<li class="ldr-corrections__claim ldr-corrections__claim--{escape(status.replace(" ", "-"))}">'
                  f"{where_html(where)}claim {escape(status)}: <code>{escape(check)}</code></li>"
                  for where, status, check in item.claims]
@@ -193,4 +234,4 @@ def render_fence(options: dict, ctx) -> str:
         text = read_text(path, inside=Path(ctx.root) / "docs")
     except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
         raise DirectiveError(f"cannot read {path} to find its quoted values ({exc})") from None
-    return render(upgrades(ctx.root, text, notes, layout=ctx.folders))
+    return render(upgrades(ctx.root, text, notes, layout=ctx.folders, page=ctx.page))

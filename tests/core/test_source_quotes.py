@@ -267,3 +267,25 @@ def test_drift_between_two_torches_reports_a_changed_quote(project, tmp_path):
     assert quotes["tools/autograd/derivatives.yaml"]["status"] == "changed"
     assert quotes["tools/autograd/derivatives.yaml"]["new"]["first"] == 2
     assert "torch/include/c10/core/DispatchKey.h" not in quotes
+
+
+def test_a_corrections_note_names_a_quote_whose_lines_changed(project, tmp_path):
+    from tests.core.recordkit import record
+
+    page = PAGE.replace("# Quotes\n", "# Quotes\n\n```corrections\n- torch: 2.99.0\n  note: \"Re-read.\"\n```\n\n## Backward\n")
+    project.proof("toll", 'import json\nprint("TOLL=" + json.dumps({"small_us": 1.0}))\n')
+    project.page("index.md", page)
+    old = standin(tmp_path / "old", "2.98.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad.mm(mat2.t())\n")
+    new = standin(tmp_path / "new", "2.99.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: mm_mat1_backward(grad, mat2)\n")
+    record(project, "toll", torch="2.98.0")
+    set_pin(project, "2.98.0")
+    assert build(project, {"PYTHONPATH": str(old)}).returncode == 0
+    record(project, "toll", torch="2.98.0", folder=project.root / "proofs" / "_results" / "_history" / "2.98.0")
+    record(project, "toll", torch="2.99.0")
+    set_pin(project, "2.99.0")
+    result = build(project, {"PYTHONPATH": str(new)})
+    assert result.returncode == 0, result.stderr
+    note = project.html().split('class="ldr-corrections"', 1)[1].split("</aside>", 1)[0]
+    assert "the quoted lines of <code>tools/autograd/derivatives.yaml</code> changed" in note
+    assert 'href="#backward"' in note  # at the section of its fence
+    assert "DispatchKey.h" not in note  # its lines did not change
