@@ -182,7 +182,7 @@ def cmd_check(args, library: Library) -> int:
     for path in report["leftovers"]:
         print(f"{path}: leftover temporary file of a write that never finished; `ldr run` removes it",
               file=sys.stderr)
-    total = sum(len(p["records"]) for p in report["proofs"] for r in p["records"]
+    total = sum(1 for p in report["proofs"] for r in p["records"]
                 if not args.device or r["device_class"] in args.device)
     absent = [device for device in args.device or [] if not any(
         r["device_class"] == device for p in report["proofs"] for r in p["records"])]

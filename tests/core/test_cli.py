@@ -217,3 +217,16 @@ def test_help_lists_every_command_with_the_global_options():
     out = subprocess.run([sys.executable, "-m", "build_hooks", "status", "--help"], env=ENV,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "--root" in out.stdout and "--version" in out.stdout
+
+
+def test_check_counts_each_record_once(project):
+    """Three records of two proofs are three: the count once summed each proof's records once per
+    record (2 x 2 + 1 = "5 record(s) fresh")."""
+    project.proof("a", 'PROOF = {"accelerator": "prefer"}\n' + SCRIPT)
+    project.proof("b", SCRIPT)
+    record(project, "a")
+    record(project, "a", "cuda")
+    record(project, "b")
+    result = project.ldr("check")
+    assert result.returncode == 0, result.stderr
+    assert "ldr check: 3 record(s) fresh" in result.stdout
