@@ -175,5 +175,9 @@ def test_figure_bad_scene_names_file_and_element(project):
 def test_the_real_floors_figure(cache_dir):
     ctx = Context(root=ROOT, base_url="")
     html = render_fence({"src": "floors.excalidraw", "caption": "The floors."}, ctx)
-    assert 'id="figure-floors"' in html and "Dispatcher" in html
+    assert 'id="figure-floors"' in html
+    # The floors' names are drawn as SVG text (not only named in the caption or the alt text).
+    drawn = " ".join(re.findall(r"<text\b[^>]*>(.*?)</text>", html, flags=re.S))
+    for floor in ("Dispatcher", "Autograd"):
+        assert floor in drawn, floor
     assert 'href="drawings/floors.excalidraw"' in html

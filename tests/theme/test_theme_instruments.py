@@ -136,7 +136,11 @@ def test_stale_records_say_so():
     rec = load("dispatch_cost")
     prov = dict(rec.provenance, stale=True)
     html = render_fence({"arg": "toll-meter"}, make_ctx({"dispatch_cost": {"cpu": ProofData("dispatch_cost", rec.data, prov)}}))
-    assert "stale" in html
+    shown = re.sub(r"<script\b.*?</script>", "", html, flags=re.S)  # what a reader sees, not the data
+    assert re.search(r'<strong class="ldr-provenance__stale">stale: [^<]+</strong>', shown)
+    fresh = render_fence({"arg": "toll-meter"}, make_ctx({"dispatch_cost": {"cpu": ProofData(
+        "dispatch_cost", rec.data, dict(rec.provenance, stale=False))}}))
+    assert "ldr-provenance__stale" not in fresh
 
 
 def test_card_href_from_the_plugin_is_used():
