@@ -145,11 +145,13 @@ class Session:
         digest = hashlib.sha256(repr([item for item in self.inputs if not item[0].endswith(".md")])
                                 .encode()).hexdigest()[:16]
         folder = docs_dir / MARKS
+        if os.path.islink(folder) or os.path.lexists(folder) and not folder.is_dir():
+            os.unlink(folder)  # a symlink to a folder outside docs/ would have its files removed below
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.iterdir():
-            if old.name != digest:
+            if old.name != digest and (old.is_symlink() or not old.is_dir()):
                 old.unlink(missing_ok=True)
-        if not (folder / digest).exists():  # as it is: touching it would start another reload
+        if not os.path.lexists(folder / digest):  # as it is: touching it would start another reload
             (folder / digest).touch()
 
     def publish(self, docs_dir: Path) -> None:

@@ -13,8 +13,9 @@ import json
 import os
 from pathlib import Path
 
+from .cache import write_atomic
 from .errors import LdrError
-from .safefs import UnsafeFile, is_regular, read_bytes, read_text
+from .safefs import UnsafeFile, check_inside, is_regular, read_bytes, read_text
 
 Entry = tuple[str, "Path | bytes"]
 MANIFEST = ".ldr-published.json"
@@ -23,11 +24,31 @@ Not in .cache/, which ``zensical build --clean`` empties; a dot file neither gen
 
 
 def published(docs_dir: Path) -> set[str]:
-    """The uris :func:`publish` last wrote into docs/ (the MkDocs plugin leaves them out)."""
+    """The uris :func:`publish` last wrote into docs/ (the MkDocs plugin leaves them out). The
+    manifest is data: only a list of uris that :func:`publish` could have written is read, so an
+    entry like ``../mkdocs.yml`` or ``/home/me/.bashrc`` never names a file to remove."""
     try:
-        return set(json.loads(read_text(Path(docs_dir) / MANIFEST, inside=docs_dir, limit="data")))
-    except (OSError, ValueError, TypeError, UnsafeFile):
+        listed = json.loads(read_text(Path(docs_dir) / MANIFEST, inside=docs_dir, limit="data"))
+    except (OSError, ValueError, TypeError, UnsafeFile, RecursionError):
         return set()
+    return {uri for uri in listed if plain_uri(uri)} if isinstance(listed, list) else set()
+
+
+def plain_uri(uri: object) -> bool:
+    """Whether ``uri`` is a relative path of plain names (no ``..``, ``.``, empty part, leading
+    ``/``, backslash or NUL): what a site's file list holds."""
+    return (isinstance(uri, str) and bool(uri) and not uri.startswith("/") and "\\" not in uri
+            and "\0" not in uri and all(part not in ("", ".", "..") for part in uri.split("/")))
+
+
+def _inside(docs_dir: Path, target: Path) -> None:
+    """Raise LdrError when ``target`` is, or leads through a symlinked folder to, a place outside
+    ``docs_dir``: publishing writes and removes only inside it."""
+    try:
+        check_inside(target.parent, docs_dir)
+    except UnsafeFile as exc:
+        raise LdrError(f"{exc.path}: {exc.what}, and the site's files are published only inside "
+                       "it; fix: remove it (that folder is generated under Zensical)") from None
 
 
 def publish(root: Path, docs_dir: Path, entries: list[Entry]) -> list[str]:
@@ -43,6 +64,7 @@ def publish(root: Path, docs_dir: Path, entries: list[Entry]) -> list[str]:
     written = []
     for uri, source in sorted(wanted.items()):
         target = docs_dir / uri
+        _inside(docs_dir, target)
         # Only a regular file inside its own folder is copied (core/safefs.py); what is there
         # already is compared only when it is one too (never a FIFO, a device or a symlink out).
         content = source if isinstance(source, bytes) else read_bytes(Path(source), inside=Path(source).parent)
@@ -54,13 +76,11 @@ def publish(root: Path, docs_dir: Path, entries: list[Entry]) -> list[str]:
                 "fix: remove or rename the file in docs/ (that folder is generated under Zensical)")
         if same:
             continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.ldr-tmp")
-        temporary.write_bytes(content)
-        os.replace(temporary, target)
+        write_atomic(target, content)  # a new temporary file: never written through a symlink
         written.append(uri)
     for uri in sorted(before - set(wanted)):
         target = docs_dir / uri
+        _inside(docs_dir, target)
         if target.is_file():
             target.unlink()
         folder = target.parent
@@ -69,7 +89,7 @@ def publish(root: Path, docs_dir: Path, entries: list[Entry]) -> list[str]:
             folder = folder.parent
     if set(wanted) != before:
         manifest = docs_dir / MANIFEST
-        manifest.write_text(json.dumps(sorted(wanted), indent=1) + "\n", encoding="utf-8")
+        write_atomic(manifest, (json.dumps(sorted(wanted), indent=1) + "\n").encode("utf-8"))
     return written
 
 

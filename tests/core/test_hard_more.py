@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -149,3 +150,48 @@ def test_the_lock_file_is_never_written_through_a_symlink_or_a_fifo(project, env
     no_traceback(run)
     assert run.returncode == 2
     assert f"ldr: error: {lock} is a folder, where the store's lock file belongs; fix: remove it" in run.stderr
+
+
+# -- what Zensical's preparation writes and removes in docs/ ---------------------------------------
+
+ZENSICAL_YML = ("site_name: Test\nwatch: !!python/object/apply:build_hooks.adapters.zensical.prepare []\n"
+                "theme:\n  name: material\n  font: false\n"
+                "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n  - build_hooks.adapters.markdown\n")
+
+
+def zensical(root, env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "zensical", "build"], cwd=root, env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_zensical_bookkeeping_in_docs_never_removes_or_writes_outside(project, env, tmp_path_factory):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    project.page("index.md", "# P\n\nhello\n")
+    (project.root / "mkdocs.yml").write_text(ZENSICAL_YML)
+    home = tmp_path_factory.mktemp("home")
+    for name in ("victim", "listed", "abs"):
+        (home / name).write_text("precious\n")
+    docs = project.root / "docs"
+    # the manifest of what an earlier build published is data: these are no files it wrote
+    (docs / ".ldr-published.json").write_text(json.dumps(
+        [f"../../{home.name}/listed", str(home / "abs"), "../mkdocs.yml", "./../pyproject.toml"]))
+    (docs / ".ldr-inputs").symlink_to(home, target_is_directory=True)  # its files were all removed
+    env = {**env, "LDR_RUN": "false"}
+    out = zensical(project.root, env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert sorted(p.name for p in home.iterdir()) == ["abs", "listed", "victim"]
+    assert all((home / name).read_text() == "precious\n" for name in ("victim", "listed", "abs"))
+    assert (project.root / "mkdocs.yml").exists() and (project.root / "pyproject.toml").exists()
+    assert (docs / ".ldr-inputs").is_dir() and not (docs / ".ldr-inputs").is_symlink()
+    assert (docs / "proofs" / "a.py").read_bytes() == (project.root / "proofs" / "a.py").read_bytes()
+
+    # a published folder that leads out of docs/ is an error naming it, and nothing is written there
+    for item in (docs / "proofs").iterdir():
+        item.unlink()
+    (docs / "proofs").rmdir()
+    (docs / "proofs").symlink_to(home, target_is_directory=True)
+    out = zensical(project.root, env)
+    assert out.returncode != 0
+    assert f"{docs / 'proofs'}: a symlink that leads outside {docs}" in out.stdout + out.stderr
+    assert sorted(p.name for p in home.iterdir()) == ["abs", "listed", "victim"]
