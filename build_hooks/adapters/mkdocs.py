@@ -211,8 +211,14 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         cards: dict[str, list[tuple[str, str]]] = {}
         pages = []
         for file in files.documentation_pages():
-            pages.append((file.src_uri, _url(file.url), file.content_string))
-            for name in card_names(file.content_string):
+            try:
+                text = file.content_string
+            except UnicodeDecodeError as exc:  # MkDocs would end in a traceback reading it
+                shown = os.path.relpath(file.abs_src_path, self.library.root)
+                raise PluginError(f"{shown}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                                  f"offset {exc.start}); fix: save the page as UTF-8") from None
+            pages.append((file.src_uri, _url(file.url), text))
+            for name in card_names(text):
                 cards.setdefault(name, []).append((file.src_uri, _url(file.url)))
         self.state.card_urls = cards
         self.state.site_pages = pages  # for the proofs index and the exercises

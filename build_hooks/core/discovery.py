@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import io
 import json
 import re
 import sys
+import tokenize
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -254,7 +256,28 @@ def _parse_bytes(path: Path, raw: bytes) -> Proof:
     return proof
 
 
+def _check_utf8(path: Path, raw: bytes) -> None:
+    """A proof is shown on its page and published as a notebook as UTF-8 text: one in another
+    encoding (a coding line naming latin-1, say, which Python honours) is an error naming it."""
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(raw).readline)[0]
+    except SyntaxError:
+        return  # an unknown coding line: ast reports it, as a syntax error of the proof
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        where = f"{path}:{line}: not UTF-8 text (byte {raw[exc.start]:#04x})"
+    else:
+        if encoding in ("utf-8", "utf-8-sig"):
+            return
+        where = f"{path}: its coding line names {encoding}"
+    raise LdrError(f"{where}; a proof is shown and published as UTF-8 text; fix: save it as UTF-8 "
+                   "and remove any coding line that names another encoding")
+
+
 def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
+    _check_utf8(path, raw)
     try:
         tree = ast.parse(raw, filename=str(path))
     except SyntaxError as exc:

@@ -195,3 +195,42 @@ def test_zensical_bookkeeping_in_docs_never_removes_or_writes_outside(project, e
     assert out.returncode != 0
     assert f"{docs / 'proofs'}: a symlink that leads outside {docs}" in out.stdout + out.stderr
     assert sorted(p.name for p in home.iterdir()) == ["abs", "listed", "victim"]
+
+
+# -- a proof in another encoding than UTF-8 --------------------------------------------------------
+
+@pytest.mark.parametrize("raw, where", [
+    (b'# -*- coding: latin-1 -*-\n"""Caf\xe9.\n\nIt prints.\n"""\nprint("caf\xe9")\n',
+     "proofs/b.py:2: not UTF-8 text (byte 0xe9)"),
+    (b'# coding: latin-1\n"""Plain.\n\nIt prints.\n"""\nprint("x")\n', "proofs/b.py: its coding line names iso-8859-1"),
+])
+def test_a_proof_that_is_not_utf8_is_one_error_naming_it(project, env, raw, where):
+    project.proof("a", SCRIPT)
+    (project.root / "proofs" / "b.py").write_bytes(raw)  # Python runs it; pages and notebooks cannot show it
+    project.page("index.md", "# P\n\n```proof\nb\n```\n")
+    fix = "a proof is shown and published as UTF-8 text; fix: save it as UTF-8"
+    build, status = mkdocs(project.root, env, "--strict"), ldr(project.root, env, "status")
+    no_traceback(build, status)
+    assert build.returncode == 1 and where in build.stderr and fix in build.stderr
+    assert status.returncode == 2 and where in status.stderr
+
+
+def test_a_utf8_proof_with_a_bom_and_a_utf8_coding_line_builds(project, env):
+    (project.root / "proofs" / "b.py").write_bytes(
+        b'\xef\xbb\xbf# -*- coding: utf-8 -*-\n"""Caf\xc3\xa9.\n\nIt prints.\n"""\n' + SCRIPT.encode())
+    project.page("index.md", "# P\n\n{{ b.TOLL.small_us }}\n\n```proof\nb\n```\n")
+    build = mkdocs(project.root, env, "--strict")
+    assert build.returncode == 0, build.stderr
+    assert "Café" in (project.root / "site" / "index.html").read_text(encoding="utf-8")
+    assert json.loads((project.root / "site" / "proofs" / "b.ipynb").read_text(encoding="utf-8"))["cells"]
+
+
+def test_a_page_that_is_not_utf8_is_one_error_naming_it(project, env):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    (project.root / "docs" / "index.md").write_bytes(b"# P\n\n\xff\xfe {{ a.TOLL.small_us }}\n")
+    for verbosity in ((), ("-q",)):
+        build = mkdocs(project.root, env, "--strict", *verbosity)
+        no_traceback(build)
+        assert build.returncode == 1
+        assert "docs/index.md: not UTF-8 text (byte 0xff at offset 5); fix: save the page as UTF-8" in build.stderr
