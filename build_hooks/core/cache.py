@@ -25,8 +25,9 @@ import functools
 import hashlib
 import os
 import sys
-import tempfile
 from pathlib import Path
+
+from .atomic import write_atomic
 from typing import Callable
 
 from .errors import LdrError
@@ -67,29 +68,6 @@ def file_stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return stat.st_mtime_ns, stat.st_size, stat.st_ino
-
-
-def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` at once (a temporary file beside it, then ``os.replace``):
-    a reader sees the old file or the new one, never half of one. Raises OSError."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, mode)  # mkstemp makes it private; these are ordinary build files
-        try:
-            os.replace(tmp, path)  # over a file, a FIFO or a symlink alike
-        except IsADirectoryError:  # an empty folder where a file belongs (rmdir leaves any other)
-            os.rmdir(path)
-            os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError) and exc.filename is None:  # a full disk, seen at a flush
-            raise OSError(exc.errno, exc.strerror, str(path)) from exc
-        raise
 
 
 def clear_memory() -> None:

@@ -49,7 +49,8 @@ from .discovery import NAME
 from .errors import LdrError
 from .safefs import UnsafeFile, check_inside, read_text
 from .schema import DEVICE_CLASSES, MAX_TEXT, show, timestamp, version_dir
-from .store import Record, Store, atomic_write
+from .atomic import write_atomic
+from .store import Record, Store
 
 NOISE_DIR = "_noise"
 MAX_RUNS = 10_000
@@ -210,7 +211,7 @@ def parse(text: str, record: Record | None = None) -> dict:
 def save(store: Store, body: dict) -> Path:
     """Write a checked noise body (atomically) where its fields say."""
     path = _path(store, body["torch"], body["proof"], body["device_class"])
-    atomic_write(path, json.dumps(body, indent=2, sort_keys=True) + "\n")
+    write_atomic(path, json.dumps(body, indent=2, sort_keys=True) + "\n")
     return path
 
 

@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from .cache import write_atomic
+from .atomic import write_atomic
 from .errors import LdrError
 from .safefs import UnsafeFile, check_inside, is_regular, read_bytes, read_text
 

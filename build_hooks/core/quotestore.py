@@ -16,13 +16,12 @@ the file and the field) and written atomically, sorted, only when their text cha
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
+from .atomic import write_atomic
 from .errors import StoreError
 from .safefs import read_text
 from .sources import Quote
@@ -134,16 +133,7 @@ def write(results: Path, version: str, quotes: dict[str, Kept]) -> Path | None:
             return None
     except (OSError, ValueError):
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text)
     return path
 
 

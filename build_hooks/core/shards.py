@@ -35,7 +35,8 @@ from .history import keep_replaced, newer, version_key, version_store, write_rec
 from .pin import public_version
 from .safefs import UnsafeFile, check_inside, read_text
 from .schema import timestamp, version_dir
-from .store import DEVICE_CLASSES, Corrupt, Record, Store, atomic_write, store_lock
+from .atomic import write_atomic
+from .store import DEVICE_CLASSES, Corrupt, Record, Store, store_lock
 
 FOREIGN_DIR = "_foreign"
 MARKER_LIMIT = 64 * 1024  # bytes: a foreign marker is a few lines
@@ -88,7 +89,7 @@ def mark_foreign(store: Store, record: Record, pin: str, source: str) -> Path:
     body = {"format": 1, "proof": record.proof, "device_class": record.device_class,
             "torch": version_dir(record.torch), "measured_at": record.measured_at,
             "device": record.device, "pin": pin, "source": source}
-    return atomic_write(path, json.dumps(body, indent=2, sort_keys=True) + "\n")  # replaces a FIFO or link
+    return write_atomic(path, json.dumps(body, indent=2, sort_keys=True) + "\n")  # replaces a FIFO or link
 
 
 def clear_foreign(store: Store, proof: str, device_class: str) -> None:

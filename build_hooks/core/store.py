@@ -20,19 +20,18 @@ import errno
 import json
 import os
 import sys
-import tempfile
 import time
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 from stat import S_ISREG
 
+from .atomic import TMP_SUFFIX, write_atomic
 from .errors import StoreError
 from .safefs import LIMITS, UnsafeFile, read_text
 from .schema import DEVICE_CLASSES, check_fields, cut_lines, non_finite, refuse_constant, show
 
 FORMAT = 1
 RESULTS_DIR = "_results"
-TMP_SUFFIX = ".tmp"
 LATER_FIELDS = ("problems", "helpers")
 LEFTOVER_AGE = 5.0  # seconds: a younger temporary file may belong to a write in progress
 
@@ -275,7 +274,7 @@ class Store:
         with contextlib.suppress(OSError, UnsafeFile, ValueError):  # a FIFO is replaced, never read
             if read_text(path, inside=self.dir, limit=len(text.encode("utf-8"))) == text:
                 return path  # identical: leave the file (and git) untouched
-        return atomic_write(path, text)
+        return write_atomic(path, text, sync=True)
 
     def known(self) -> set[tuple[str, str]]:
         """(proof, device class) of every record file present (temporary files excluded)."""
@@ -311,36 +310,6 @@ class Store:
         return removed
 
 
-def atomic_write(path: Path, text: str) -> Path:
-    """Replace ``path`` with ``text`` atomically (a temporary file beside it, then os.replace;
-    a symlink or FIFO at ``path`` is replaced, never written through)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would hide records from others
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError) and exc.filename is None:  # a full disk, seen at a flush
-            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
-        raise
-    return path
-
-
-_UMASK: list[int] = []
-
-
-def _umask() -> int:
-    if not _UMASK:  # read once: os.umask can only be read by setting it
-        mask = os.umask(0o022)
-        os.umask(mask)
-        _UMASK.append(mask)
-    return _UMASK[0]
 
 
 LOCK_PATIENCE = 1.0  # seconds of waiting on the store lock before saying who holds it

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import jinja2
 
-from .cache import key_of, seal, unseal, write_atomic
+from .atomic import write_atomic
+from .cache import key_of, seal, unseal
 from .errors import LdrError
 from .safefs import read_bytes
 
