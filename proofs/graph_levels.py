@@ -2,7 +2,7 @@
 
 Compiles a small `nn.Linear` model with two backends that only record what they are handed:
 one given TorchDynamo's graph directly, one behind AOTAutograd. Dynamo's graph holds
-torch-level calls (the module itself, `relu`, `sum`); the graph AOTAutograd passes on holds
+torch-level calls (`F.linear`, `relu`, the `sum` method); the graph AOTAutograd passes on holds
 `aten` operators. `torch.export` hands over `aten` operators too, keeping `linear` whole
 until its decompositions are run. No code is generated and no C++ compiler is needed.
 """
