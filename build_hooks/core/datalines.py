@@ -75,6 +75,12 @@ def parse_output(lines: list[str]) -> ParsedOutput:
                             "print a flatter value")
             visible.append(line[:200] + " ...")
             continue
+        surrogate = lone_surrogate(value)
+        if surrogate:
+            problems.append(f"output line {number}: {name}= holds {surrogate}, a lone surrogate escape "
+                            "that is no character (no page or file can hold it); print text")
+            visible.append(line)
+            continue
         bad = non_finite(value, name)
         if bad:
             problems.extend(f"output line {number}: {path} is {what}; data must be finite numbers "
@@ -85,6 +91,16 @@ def parse_output(lines: list[str]) -> ParsedOutput:
     while visible and not visible[-1].strip():
         visible.pop()
     return ParsedOutput(visible, data, problems)
+
+
+def lone_surrogate(node) -> str | None:
+    """The first lone surrogate in ``node``'s strings, as an escape (``\\ud800``), or None: JSON
+    reads one from ``"\\ud800"``, and no UTF-8 text (a page, a cache key, a terminal) can hold it."""
+    try:
+        json.dumps(node, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"\\u{ord(exc.object[exc.start]):04x}"
+    return None
 
 
 def non_finite(node, path: str) -> list[tuple[str, str]]:

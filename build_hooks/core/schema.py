@@ -21,7 +21,7 @@ from dataclasses import fields
 
 from packaging.version import InvalidVersion, Version
 
-from .datalines import MAX_DEPTH, parse_output
+from .datalines import MAX_DEPTH, lone_surrogate, parse_output
 from .discovery import NAME
 
 DEVICE_CLASSES = ("cpu", "cuda", "mps")
@@ -193,6 +193,10 @@ def check_fields(body: dict, cls, prefix: str) -> None:
             problem = long_line(prefix + f.name, value)
             if problem:
                 raise ValueError(problem)
+        surrogate = lone_surrogate(value)
+        if surrogate:
+            raise ValueError(f"field {prefix}{f.name} holds {surrogate}, a lone surrogate escape that is "
+                             "no character (no page or file can hold it)")
 
 
 def non_finite(node, path: str = "") -> str | None:

@@ -234,3 +234,28 @@ def test_a_page_that_is_not_utf8_is_one_error_naming_it(project, env):
         no_traceback(build)
         assert build.returncode == 1
         assert "docs/index.md: not UTF-8 text (byte 0xff at offset 5); fix: save the page as UTF-8" in build.stderr
+
+
+# -- a lone surrogate: valid JSON, no text ---------------------------------------------------------
+
+def test_a_lone_surrogate_is_a_data_line_problem_and_a_corrupt_record(project, env):
+    project.proof("a", 'import json\nprint("S=" + json.dumps("x\\ud800"))\n'
+                       'print("TOLL=" + json.dumps({"small_us": 1.0}))\n')
+    project.page("index.md", "# P\n\n{{ a.TOLL.small_us }}\n\n```proof\na\n```\n")
+    run = ldr(project.root, env, "run", "a")
+    no_traceback(run)
+    problem = "output line 1: S= holds \\ud800, a lone surrogate escape that is no character"
+    assert problem in run.stdout + run.stderr
+    build = mkdocs(project.root, env, "--strict")
+    no_traceback(build)
+    assert build.returncode == 1 and problem in build.stderr
+
+    body = json.loads(project.record("a").read_text())
+    body["stdout"] = ["a line \ud800"]  # as a hand-edited or foreign record might hold it
+    project.record("a").write_text(json.dumps(body))
+    (project.root / "mkdocs.yml").write_text(NO_RUN)
+    status, build = ldr(project.root, env, "status", "--json"), mkdocs(project.root, env, "--strict")
+    no_traceback(status, build)
+    corrupt = "field stdout holds \\ud800, a lone surrogate escape that is no character"
+    assert corrupt in json.loads(status.stdout)["proofs"][0]["records"][0]["reasons"][0]
+    assert build.returncode == 1 and corrupt in build.stderr
