@@ -12,6 +12,18 @@
     var edges = ldr.all(root, ".ldr-edge");
     var figure = root.querySelector(".ldr-figure");
     if (marks.length !== rows.length) throw new Error("marks and ORDER differ");
+    // on a phone the graph keeps its drawn size (shrunk, labels were 7 px) and scrolls in its box,
+    // each step bringing the running node into view
+    var svg = figure.querySelector("svg"), drawnMin = svg.style.minWidth;
+    var phone = window.matchMedia("(max-width: 44.984375em)");
+    function fit() { svg.style.minWidth = phone.matches ? svg.style.maxWidth : drawnMin; }
+    function reveal(mark) {
+      if (figure.scrollWidth <= figure.clientWidth) return;
+      var box = figure.getBoundingClientRect(), r = mark.getBoundingClientRect();
+      if (r.left < box.left || r.right > box.right) figure.scrollLeft += (r.left + r.right - box.left - box.right) / 2;
+    }
+    fit();
+    if (phone.addEventListener) phone.addEventListener("change", function () { fit(); show(at); });
 
     function show(i) {
       at = Math.max(0, Math.min(rows.length - 1, i));
@@ -22,6 +34,7 @@
         m.classList.toggle("ldr-mark--current", k === at);
         m.classList.toggle("ldr-mark--visited", k < at);
         m.classList.toggle("ldr-mark--ready", k !== at && !!ready[k]);
+        if (k === at) reveal(m);
       });
       edges.forEach(function (e) {
         e.classList.toggle("ldr-edge--current", Number(e.getAttribute("data-to")) === at);
