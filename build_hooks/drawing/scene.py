@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from build_hooks.core.datalines import lone_surrogate
 from build_hooks.core.errors import DrawingError
 from build_hooks.core.safefs import UnsafeFile, read_text
 from . import limits
@@ -54,6 +55,13 @@ def load(scene: dict | str | Path, source: str = "<scene>") -> dict:
     except (ValueError, RecursionError) as exc:  # a 5,000-digit number; arrays nested 100,000 deep
         raise DrawingError(f"{source}: not a scene Excalidraw writes ({type(exc).__name__}: {str(exc)[:80]}); "
                            "re-save the file from Excalidraw") from exc
+    try:
+        surrogate = lone_surrogate(data)  # valid JSON, but no SVG, page or cache key can hold it
+    except RecursionError:
+        surrogate = "nesting too deep to write out"
+    if surrogate:
+        raise DrawingError(f"{source}: holds {surrogate}, a lone surrogate escape that is no character; "
+                           "re-save the file from Excalidraw or remove the escape")
     if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
         raise DrawingError(f"{source}: not an Excalidraw scene (no \"elements\" list); "
                            "export it from Excalidraw with File > Save as")

@@ -259,3 +259,19 @@ def test_a_lone_surrogate_is_a_data_line_problem_and_a_corrupt_record(project, e
     corrupt = "field stdout holds \\ud800, a lone surrogate escape that is no character"
     assert corrupt in json.loads(status.stdout)["proofs"][0]["records"][0]["reasons"][0]
     assert build.returncode == 1 and corrupt in build.stderr
+
+
+def test_a_scene_holding_a_lone_surrogate_is_a_drawing_error(project, env, tmp_path):
+    (project.root / "drawings").mkdir()
+    scene = project.root / "drawings" / "s.excalidraw"
+    scene.write_text('{"type": "excalidraw", "elements": [{"id": "t1", "type": "text", "x": 0, "y": 0, '
+                     '"width": 50, "height": 20, "text": "x\\ud800y", "fontSize": 20, "fontFamily": 1}]}')
+    (project.root / "mkdocs.yml").write_text(NO_RUN)
+    project.page("index.md", "# P\n\n```figure\nsrc: s.excalidraw\nalt: x\n```\n")
+    build = mkdocs(project.root, env, "--strict")
+    draw = ldr(project.root, env, "draw", str(scene), str(tmp_path / "s.svg"))
+    no_traceback(build, draw)
+    message = "drawings/s.excalidraw: holds \\ud800, a lone surrogate escape that is no character"
+    assert build.returncode == 1 and f"docs/index.md:3: figure: {message}" in build.stderr
+    assert draw.returncode != 0 and "holds \\ud800, a lone surrogate" in draw.stdout + draw.stderr
+    assert not (tmp_path / "s.svg").exists()
