@@ -304,8 +304,10 @@ def _main(argv: list[str] | None) -> int:
         return 0
     except KeyboardInterrupt as exc:
         running = getattr(exc, "running", [])
-        print(f"ldr: {'terminated' if stopped_by else 'interrupted'}; stopped {len(running)} running "
-              "proof(s), nothing recorded for them", file=sys.stderr)
+        what = (f"stopped {len(running)} running proof(s), nothing recorded for them" if args.command != "merge"
+                else "the merge stopped part-way: each record is the store's or the shard's whole, and any it "
+                     "replaced is kept in history; run the same `ldr merge` again to bring home the rest")
+        print(f"ldr: {'terminated' if stopped_by else 'interrupted'}; {what}", file=sys.stderr)
         return 128 + (stopped_by[0] if stopped_by else signal.SIGINT)
     finally:
         if main_thread:

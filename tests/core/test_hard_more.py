@@ -275,3 +275,30 @@ def test_a_scene_holding_a_lone_surrogate_is_a_drawing_error(project, env, tmp_p
     assert build.returncode == 1 and f"docs/index.md:3: figure: {message}" in build.stderr
     assert draw.returncode != 0 and "holds \\ud800, a lone surrogate" in draw.stdout + draw.stderr
     assert not (tmp_path / "s.svg").exists()
+
+
+# -- Ctrl-C in a merge -----------------------------------------------------------------------------
+
+def test_ctrl_c_in_a_merge_says_what_stays_and_loses_nothing(project, env, tmp_path):
+    import fcntl
+    import signal
+
+    project.proof("a", SCRIPT)
+    old = record(project, "a", measured_at="2026-11-01T00:00:00Z").read_bytes()
+    record(project, "a", measured_at="2026-11-09T00:00:00Z", folder=tmp_path / "shard")
+    lock = project.root / ".cache" / "ldr" / "store.lock"
+    lock.parent.mkdir(parents=True)
+    with open(lock, "a+") as held:  # a build holds the store: the merge waits, then is interrupted
+        fcntl.flock(held, fcntl.LOCK_EX)
+        merge = subprocess.Popen([sys.executable, "-m", "build_hooks.adapters.cli", "merge", str(tmp_path / "shard")],
+                                 cwd=project.root, env={**os.environ, **env}, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        assert "waiting for the store lock" in merge.stderr.readline()
+        merge.send_signal(signal.SIGINT)
+        out, err = merge.communicate(timeout=60)
+    assert merge.returncode == 130 and "Traceback" not in err
+    assert ("ldr: interrupted; the merge stopped part-way: each record is the store's or the shard's whole, "
+            "and any it replaced is kept in history; run the same `ldr merge` again") in err
+    assert project.record("a").read_bytes() == old
+    again = ldr(project.root, env, "merge", str(tmp_path / "shard"))
+    assert again.returncode == 0 and "merged: a.cpu" in again.stdout
