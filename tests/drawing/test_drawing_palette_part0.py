@@ -110,7 +110,7 @@ EXPECTED_TEXT = {
     "floors": ["Python API", "The boundary", "Dispatcher", "Autograd", "Kernel", "Memory",
                "Device runtime", "The chip"],
     "territory": ["Python API", "The boundary", "Dispatcher", "kernels, per backend", "allocators and runtimes",
-                  "no shortcut:"],
+                  "dispatch path:"],
     "repo-folders": ["pytorch/", "torch/", "torch/csrc/", "aten/", "c10/", "torchgen/", "floor 1",
                      "floors 2 and 4", "floors 3 and 5"],
     "ecosystem": ["nn.Module", "transformers, diffusers, timm", "lightning, accelerate", "deepspeed",

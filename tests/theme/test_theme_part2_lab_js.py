@@ -107,6 +107,12 @@ const marks = rows.map(r => node({"data-step": String(r.step)}));
 const edges = []; rows.forEach(r => r.after.forEach(f => edges.push(node({"data-from": String(f), "data-to": String(r.step)}))));
 const buttons = ["first", "prev", "next", "last"].map(m => node({"data-step-to": m}));
 const figure = node({});
+// the figure's drawing and the geometry reveal() reads: a laptop's, where nothing scrolls
+const svg = { style: {minWidth: "", maxWidth: "100%"} };
+Object.assign(figure, { querySelector: s => s === "svg" ? svg : null, scrollWidth: 500, clientWidth: 500,
+                        scrollLeft: 0, getBoundingClientRect: () => ({left: 0, right: 500}) });
+marks.forEach(m => { m.getBoundingClientRect = () => ({left: 10, right: 40}); });
+global.matchMedia = () => ({ matches: false, addEventListener: () => {} });
 const outputs = {};
 const rootHandlers = {};
 const root = { querySelector: s => s === ".ldr-figure" ? figure : null,
