@@ -6,8 +6,10 @@ anything that fails a check is a miss, made again and written over.
 * Keys are hashes of everything the value depends on; the file's name also holds
   :func:`package_digest` (this package's code and the Python running it), so that a change to
   the code that made an entry never reads it.
-* Each entry starts with a line holding the SHA-256 of its name and body: a torn write,
-  flipped bytes, another cache's entry copied over it or a file of another format is a miss.
+* Each entry starts with a line holding the HMAC-SHA-256 of its name and body, under a key kept
+  outside every project (:func:`seal_key`): a torn write, flipped bytes, another cache's entry
+  copied over it, a file of another format, or an entry made by whoever can write ``.cache/``
+  but not this user's own cache folder (a restored CI cache, a committed ``.cache/``) is a miss.
   A cache's own ``valid`` check then looks at the body (a whole SVG, a JSON of the right shape).
 * Entries are read through :mod:`.safefs`: a FIFO, a folder, a symlink leading out of the cache
   folder (to ``/dev/zero``, say) or an entry over 64 MiB is a miss, never a hang.
@@ -23,8 +25,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import hmac
 import os
+import secrets
 import sys
+import tempfile
 from pathlib import Path
 
 from .atomic import write_atomic
@@ -34,7 +39,7 @@ from .errors import LdrError
 from .safefs import read_bytes
 
 _MEMORY: dict[tuple[str, str], str] = {}
-HEADER = b"ldr-cache/1 "
+HEADER = b"ldr-cache/2 "
 PACKAGE = Path(__file__).resolve().parents[1]
 
 
@@ -74,19 +79,44 @@ def clear_memory() -> None:
     _MEMORY.clear()
 
 
+@functools.lru_cache(maxsize=1)
+def seal_key() -> bytes:
+    """The secret every seal is made with: 32 random bytes in ``$XDG_CACHE_HOME/ldr-seal.key``
+    (``~/.cache/ldr-seal.key``), made once, readable by this user only. Where it cannot be kept
+    (no home, a read-only one), a key of this process: caches then last one process."""
+    with contextlib.suppress(OSError, LdrError, RuntimeError):  # RuntimeError: no home folder
+        path = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ldr-seal.key"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".ldr-seal.", dir=path.parent)  # mode 0600
+            try:
+                os.write(fd, secrets.token_bytes(32))
+                os.close(fd)
+                with contextlib.suppress(FileExistsError):  # another process made it first: use theirs
+                    os.link(tmp, path)
+            finally:
+                os.unlink(tmp)
+        key = read_bytes(path, limit=64)
+        if len(key) == 32:
+            return key
+    return secrets.token_bytes(32)
+
+
 def _seal(name: str, body: bytes) -> bytes:
-    return hashlib.sha256(name.encode() + b"\0" + body).hexdigest().encode()
+    return hmac.new(seal_key(), name.encode() + b"\0" + body, hashlib.sha256).hexdigest().encode()
 
 
 def seal(name: str, body: bytes) -> bytes:
-    """An entry's bytes: the header line (the SHA-256 of ``name`` and the body), then the body."""
+    """An entry's bytes: the header line (the keyed SHA-256 of ``name`` and the body), then the body."""
     return HEADER + _seal(name, body) + b"\n" + body
 
 
 def unseal(name: str, data: bytes) -> bytes | None:
     """The body of an entry :func:`seal` wrote under ``name``; None for anything else."""
     head, newline, body = data.partition(b"\n")
-    if not newline or not head.startswith(HEADER) or head[len(HEADER):] != _seal(name, body):
+    if not newline or not head.startswith(HEADER):
+        return None
+    if not hmac.compare_digest(head[len(HEADER):], _seal(name, body)):
         return None
     return body
 

@@ -302,3 +302,28 @@ def test_ctrl_c_in_a_merge_says_what_stays_and_loses_nothing(project, env, tmp_p
     assert project.record("a").read_bytes() == old
     again = ldr(project.root, env, "merge", str(tmp_path / "shard"))
     assert again.returncode == 0 and "merged: a.cpu" in again.stdout
+
+
+# -- a cache entry made by someone else ------------------------------------------------------------
+
+def test_an_entry_sealed_by_whoever_can_write_the_cache_changes_no_page(project, env, tmp_path):
+    import hashlib
+
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    (project.root / "mkdocs.yml").write_text(NO_RUN)
+    project.page("index.md", "# P\n\n```proof\na\n```\n")
+    env = {**env, "XDG_CACHE_HOME": str(tmp_path / "home-cache")}  # the user's own: the key lives there
+    assert mkdocs(project.root, env, "--strict").returncode == 0
+    clean = (project.root / "site" / "index.html").read_text()
+    entries = sorted((project.root / ".cache" / "ldr").rglob("*.*"))
+    assert entries and (tmp_path / "home-cache" / "ldr-seal.key").stat().st_mode & 0o077 == 0
+    for entry in entries:  # sealed as anyone can: the SHA-256 of the name and the forged body
+        head, _, body = entry.read_bytes().partition(b"\n")
+        forged = b"<script>alert('forged')</script>" + body
+        name = entry.name[: -len(entry.suffix)]
+        entry.write_bytes(head.split(b" ")[0] + b" " + hashlib.sha256(name.encode() + b"\0" + forged)
+                          .hexdigest().encode() + b"\n" + forged)
+    build = mkdocs(project.root, env, "--strict")
+    assert build.returncode == 0, build.stderr
+    assert (project.root / "site" / "index.html").read_text() == clean
