@@ -8,7 +8,7 @@ reader sees. :func:`printable` writes each of them as an escape that reads as te
 
 * C0 controls other than newline and tab (NUL, ESC, CR, BEL, ...) -> ``\\x00`` ... ``\\x1f``;
 * DEL and the C1 controls (U+007F to U+009F) -> ``\\u007f`` ... ``\\u009f``;
-* the bidirectional controls (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) -> ``\\u202e``...
+* the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) -> ``\\u202e``...
 
 Newline and tab are layout and stay. Everything else, pictures of controls (``␛``) included,
 prints as it is. The escapes are valid JSON escapes for the characters JSON leaves raw, so a
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _escape(match: re.Match) -> str:

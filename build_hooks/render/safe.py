@@ -6,7 +6,10 @@ characters are replaced by visible stand-ins before any renderer sees a record:
 
 * C0 controls other than tab and newline (NUL, ESC, CR, ...) -> their Unicode control pictures
   (U+2400 to U+241F: ``␀``, ``␛``, ``␍``), DEL -> ``␡``;
-* C1 controls (U+0080 to U+009F), which have no pictures -> ``\\x80`` ... ``\\x9f`` as text.
+* C1 controls (U+0080 to U+009F), which have no pictures -> ``\\x80`` ... ``\\x9f`` as text;
+* the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which
+  would reorder what a reader sees of the rest of the line (``1.5 µs`` read backwards) ->
+  ``\\u202e`` as text, as core/textsafe.py prints them in a terminal.
 
 So an ESC never reaches a page (nor the JSON an instrument embeds), and a terminal colour code
 reads ``␛[31m``. Tab and newline are layout, kept as they are.
@@ -20,7 +23,8 @@ from html import escape
 
 from build_hooks.core.context import ProofData
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 
 
 def _stand_in(match: re.Match) -> str:
@@ -29,10 +33,10 @@ def _stand_in(match: re.Match) -> str:
         return chr(0x2400 + code)
     if code == 0x7F:
         return "\u2421"
-    return f"\\x{code:02x}"
+    return f"\\x{code:02x}" if code <= 0x9F else f"\\u{code:04x}"
 
 
-_CONTROLS = tuple(map(chr, [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]))
+_CONTROLS = tuple(map(chr, [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *_BIDI]))
 
 
 def visible(text: str) -> str:

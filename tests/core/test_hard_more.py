@@ -327,3 +327,18 @@ def test_an_entry_sealed_by_whoever_can_write_the_cache_changes_no_page(project,
     build = mkdocs(project.root, env, "--strict")
     assert build.returncode == 0, build.stderr
     assert (project.root / "site" / "index.html").read_text() == clean
+
+
+# -- bidirectional controls: shown, never obeyed ---------------------------------------------------
+
+def test_bidi_controls_in_output_and_values_are_shown_as_escapes_on_pages(project, env):
+    project.proof("a", 'import json\nprint("took \\u202e1.5 us\\u202c, then \\u2067x\\u2069 \\u061c")\n'
+                       'print("S=" + json.dumps({"label": "fast \\u202eslow"}))\n')
+    project.page("index.md", "# P\n\nIt is {{ a.S.label }}.\n\n```proof\na\n```\n")
+    build, status = mkdocs(project.root, env, "--strict"), ldr(project.root, env, "status", "a")
+    assert build.returncode == 0, build.stderr
+    page = (project.root / "site" / "index.html").read_text(encoding="utf-8")
+    bidi = ["\u202e", "\u202c", "\u2067", "\u2069", "\u061c"]
+    assert not [c for c in bidi if c in page], "a bidirectional control reached the page"
+    assert "took \\u202e1.5 us\\u202c, then \\u2067x\\u2069 \\u061c" in page and "fast \\u202eslow" in page
+    assert not [c for c in bidi if c in status.stdout + status.stderr]
