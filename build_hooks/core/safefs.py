@@ -17,6 +17,7 @@ is, and the fix.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -51,6 +52,18 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def _loop_is_unsafe(call, path: Path, *args):
+    """``call(path, *args)``, with a symlink loop (ELOOP) refused as UnsafeFile, not an OSError
+    that reads as a missing or unwritable file."""
+    try:
+        return call(path, *args)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnsafeFile(path, "a symlink loop (it leads, through links, back to itself)",
+                             "replace it with a regular file") from None
+        raise
+
+
 def check_inside(path: Path, inside: Path | None) -> Path:
     """``path`` made absolute; raises UnsafeFile when it is, or leads through a symlink to,
     something outside ``inside`` (``inside`` None: no containment asked)."""
@@ -70,7 +83,7 @@ def check_regular(path: Path, inside: Path | None = None) -> os.stat_result:
     """The stat of ``path`` when it is a regular file inside ``inside`` (see :func:`check_inside`);
     raises UnsafeFile otherwise, FileNotFoundError when it does not exist."""
     check_inside(path, inside)
-    info = os.stat(path)
+    info = _loop_is_unsafe(os.stat, path)
     if not stat.S_ISREG(info.st_mode):
         raise UnsafeFile(path, _kind(info.st_mode), "replace it with a regular file")
     return info
@@ -92,7 +105,7 @@ def read_bytes(path: Path, *, inside: Path | None = None, limit: int | str = "do
     path = Path(path)
     check_inside(path, inside)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(path, flags)
+    fd = _loop_is_unsafe(os.open, path, flags)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -342,3 +342,24 @@ def test_bidi_controls_in_output_and_values_are_shown_as_escapes_on_pages(projec
     assert not [c for c in bidi if c in page], "a bidirectional control reached the page"
     assert "took \\u202e1.5 us\\u202c, then \\u2067x\\u2069 \\u061c" in page and "fast \\u202eslow" in page
     assert not [c for c in bidi if c in status.stdout + status.stderr]
+
+
+# -- symlink loops ---------------------------------------------------------------------------------
+
+def test_symlink_loops_are_named_as_loops_not_as_unwritable_folders(project, env):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    (project.root / "mkdocs.yml").write_text(NO_RUN)
+    project.page("index.md", "# P\n\n{{ a.TOLL.small_us }}\n")
+    for folder, one, two in (("docs", "m1.md", "m2.md"), ("drawings", "l1.excalidraw", "l2.excalidraw"),
+                             ("data", "floors.yml", "f2.yml"), ("proofs", "b.py", "c.py")):
+        (project.root / folder).mkdir(exist_ok=True)
+        (project.root / folder / one).symlink_to(two)
+        (project.root / folder / two).symlink_to(one)
+    build, status = mkdocs(project.root, env, "--strict"), ldr(project.root, env, "status")
+    no_traceback(build, status)
+    assert status.returncode == 0 and "Too many levels" not in status.stdout + status.stderr
+    assert build.returncode == 1 and "Too many levels" not in build.stderr
+    loop = "is a symlink loop (it leads, through links, back to itself)"
+    for shown in ("docs/m1.md", "drawings/l1.excalidraw", "data/floors.yml", "proofs/b.py"):
+        assert f"{shown} {loop}" in build.stderr
