@@ -24,6 +24,7 @@ own layout) instead of ``proofs/_results``; what is already fresh in the store i
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ from .safefs import UnsafeFile, check_inside, read_text
 from .schema import timestamp, version_dir
 from .atomic import write_atomic
 from .store import DEVICE_CLASSES, Corrupt, Record, Store, store_lock
+
+CLOCK_SKEW = dt.timedelta(days=1)  # how far ahead of this machine a shard's clock may run
 
 FOREIGN_DIR = "_foreign"
 MARKER_LIMIT = 64 * 1024  # bytes: a foreign marker is a few lines
@@ -184,9 +187,11 @@ def helper_mismatch(recorded: dict, today: dict) -> list[str]:
     return out
 
 
-def merge(library, folders: list[Path]) -> MergeReport:
-    """Merge shard folders into ``library.store`` (see the module docstring)."""
+def merge(library, folders: list[Path], now: dt.datetime | None = None) -> MergeReport:
+    """Merge shard folders into ``library.store`` (see the module docstring); ``now`` is the
+    clock a shard record may not be measured after (by more than :data:`CLOCK_SKEW`)."""
     store, pin, report = library.store, library.pin, MergeReport()
+    latest = (now or dt.datetime.now(dt.timezone.utc)) + CLOCK_SKEW
     candidates: dict[tuple[str, str], list[tuple[Record, str, Path]]] = {}  # (record, file, shard)
     for folder in folders:
         try:
@@ -214,6 +219,12 @@ def merge(library, folders: list[Path]) -> MergeReport:
                 report.refused.append(
                     f"{path}: proof {item.proof} was recorded with another version of its helpers: "
                     f"{', '.join(helpers)}; rerun it there on this commit")
+                continue
+            if timestamp(item.measured_at) > latest:  # it would win every later merge
+                report.refused.append(
+                    f"{path}: proof {item.proof} was measured at {item.measured_at}, after this machine's "
+                    f"clock ({latest - CLOCK_SKEW:%Y-%m-%dT%H:%M:%SZ}); fix: set the clock of the machine "
+                    "that ran it and rerun it there")
                 continue
             if not item.ok:
                 report.skipped.append(f"{path}: proof {item.proof} ({item.device_class}) never "

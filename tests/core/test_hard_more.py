@@ -363,3 +363,33 @@ def test_symlink_loops_are_named_as_loops_not_as_unwritable_folders(project, env
     loop = "is a symlink loop (it leads, through links, back to itself)"
     for shown in ("docs/m1.md", "drawings/l1.excalidraw", "data/floors.yml", "proofs/b.py"):
         assert f"{shown} {loop}" in build.stderr
+
+
+# -- a shard record from the future ----------------------------------------------------------------
+
+def test_a_shard_record_measured_in_the_future_is_refused(project, env, tmp_path):
+    import datetime as dt
+
+    from build_hooks.core.library import Library
+    from build_hooks.core.shards import merge
+
+    project.proof("a", SCRIPT)
+    kept = record(project, "a").read_bytes()
+    record(project, "a", measured_at="9999-12-31T23:59:59Z", folder=tmp_path / "shard")
+    out = ldr(project.root, env, "merge", str(tmp_path / "shard"))
+    no_traceback(out)
+    assert out.returncode == 1
+    assert ("proof a was measured at 9999-12-31T23:59:59Z, after this machine's clock (") in out.stdout
+    assert "fix: set the clock of the machine that ran it and rerun it there" in out.stdout
+    assert project.record("a").read_bytes() == kept  # it would have won every later merge
+
+    # a day of skew is allowed, a day and a second is not (the clock is given, not read)
+    record(project, "a", measured_at="2026-11-02T00:00:00Z", folder=tmp_path / "near")
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
+    record(project, "a", measured_at="2026-11-02T00:00:01Z", folder=tmp_path / "far")
+    library = Library(project.root)
+    try:
+        assert merge(library, [tmp_path / "far"], now=now).refused
+        assert merge(library, [tmp_path / "near"], now=now).merged
+    finally:
+        library.close()
