@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, is_regular, read_text
 
 
@@ -27,7 +28,12 @@ def site_pages(docs_dir: Path, directory_urls: bool = True) -> list[tuple[str, s
         source = path.relative_to(docs_dir).as_posix()
         # a FIFO or a symlink out of docs/ is no page (core/safefs.py; the plugin names it)
         if not any(part.startswith(".") for part in source.split("/")) and is_regular(path, inside=docs_dir):
-            pages.append((source, page_url(source, directory_urls), read_text(path, inside=docs_dir)))
+            try:
+                text = read_text(path, inside=docs_dir)
+            except UnicodeDecodeError as exc:
+                raise LdrError(f"{Path(docs_dir).name}/{source}: not UTF-8 text (byte "
+                               f"{exc.object[exc.start]:#04x} at offset {exc.start}); fix: save the page as UTF-8") from None
+            pages.append((source, page_url(source, directory_urls), text))
     return pages
 
 

@@ -393,3 +393,14 @@ def test_a_shard_record_measured_in_the_future_is_refused(project, env, tmp_path
         assert merge(library, [tmp_path / "near"], now=now).merged
     finally:
         library.close()
+
+
+def test_a_page_that_is_not_utf8_is_named_under_zensical_too(project, env):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    (project.root / "mkdocs.yml").write_text(ZENSICAL_YML)
+    (project.root / "docs" / "index.md").write_bytes(b"# P\n\n\xff\xfe bad\n")
+    out = zensical(project.root, {**env, "LDR_RUN": "false"})
+    assert out.returncode != 0
+    assert "docs/index.md: not UTF-8 text (byte 0xff at offset 5); fix: save the page as UTF-8" in out.stderr
+    assert "UnicodeDecodeError" not in out.stderr  # (Zensical prints its own traceback for any error)
