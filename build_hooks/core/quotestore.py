@@ -22,6 +22,7 @@ from pathlib import Path
 from packaging.version import InvalidVersion, Version
 
 from .atomic import write_atomic
+from .datalines import lone_surrogate
 from .errors import StoreError
 from .safefs import read_text
 from .sources import Quote
@@ -100,8 +101,13 @@ def read(results: Path, version: str) -> dict[str, Kept]:
         raise StoreError(f"{path}: {exc}") from None
     try:
         body = json.loads(text)
-    except ValueError as exc:
-        raise StoreError(f"{path}: not JSON ({exc}); fix: delete the file and build again") from None
+        surrogate = lone_surrogate(body)
+    except (ValueError, RecursionError) as exc:  # RecursionError: arrays nested 100,000 deep
+        raise StoreError(f"{path}: not JSON a build writes ({str(exc)[:80]}); fix: delete the file and "
+                         "build again") from None
+    if surrogate:
+        raise StoreError(f"{path}: holds {surrogate}, a lone surrogate escape that is no character; "
+                         "fix: delete the file and build again")
     return _check(body, str(path))
 
 

@@ -404,3 +404,19 @@ def test_a_page_that_is_not_utf8_is_named_under_zensical_too(project, env):
     assert out.returncode != 0
     assert "docs/index.md: not UTF-8 text (byte 0xff at offset 5); fix: save the page as UTF-8" in out.stderr
     assert "UnicodeDecodeError" not in out.stderr  # (Zensical prints its own traceback for any error)
+
+
+def test_a_kept_quotes_file_nested_deep_or_holding_a_surrogate_is_named(project, env):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    record(project, "a", torch="2.13.0", folder=project.root / "proofs" / "_results" / "_history" / "2.13.0")
+    kept = project.root / "proofs" / "_results" / "_quotes" / "2.14.1.json"
+    kept.parent.mkdir(parents=True)
+    item = {"file": "x\ud800", "repo": None, "first": 1, "last": 1, "lines": ["a"], "at": []}
+    for body, said in (("[" * 100_000 + "]" * 100_000, "not JSON a build writes (maximum recursion depth"),
+                       (json.dumps({"format": 1, "torch": "2.14.1", "quotes": {"k": item}}),
+                        "holds \\ud800, a lone surrogate escape that is no character")):
+        kept.write_text(body)
+        out = ldr(project.root, env, "drift")
+        no_traceback(out)
+        assert f"{kept}: {said}" in out.stdout + out.stderr
