@@ -5,7 +5,8 @@ Runs a stack of eight blocks (Linear then GELU) with and without `torch.utils.ch
 `saved_tensors_hooks` (what checkpoint keeps shows up there too: each block's input), counts
 how often each block's forward runs, checks that the gradients agree, and times forward plus
 backward both ways. What is timed: one forward and one backward on one CPU thread, gradients
-reset to None between calls.
+reset to None between calls; and the forward alone, under `no_grad`, under `no_grad` with every
+activation kept alive as a graph would keep it, recording, and checkpointed.
 """
 
 import json
@@ -94,7 +95,21 @@ def forward_only():
         loss_of(False)
 
 
+def forward_keeping():
+    """No graph, but every block's linear and GELU outputs stay alive until the end, as a graph
+    would keep them: this separates the cost of holding memory from the cost of recording."""
+    kept = []
+    with torch.no_grad():
+        h = x
+        for b in blocks:
+            z = b.fc(h)
+            h = torch.nn.functional.gelu(z)
+            kept += (z, h)
+        h.square().mean()
+
+
 timed = measure({"forward": ("forward alone, no_grad", forward_only),
+                 "forward_kept": ("forward, no_grad, outputs kept", forward_keeping),
                  "forward_recording": ("forward alone, recording", lambda: loss_of(False)),
                  "forward_checkpointed": ("forward alone, checkpointed", lambda: loss_of(True)),
                  "plain": ("forward + backward", step(False)),

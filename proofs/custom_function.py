@@ -2,8 +2,9 @@
 
 Defines `Cube` with `forward`, `setup_context` and `backward`, checks its gradient against
 finite differences with `gradcheck`, shows a deliberately wrong backward failing the same
-check, and runs the good one under `torch.func.grad` and `vmap`. An old-style Function that
-does its saving inside `forward` works with `.backward()` but is refused by `torch.func`.
+check, and runs the good one under `torch.func.grad` and `vmap` (which also needs
+`generate_vmap_rule = True`). An old-style Function that does its saving inside `forward` works
+with `.backward()` but is refused by `torch.func`.
 """
 
 import json
@@ -73,6 +74,19 @@ g = torch.func.grad(Cube.apply)(fx)
 vm = torch.func.vmap(Cube.apply)(torch.tensor([1.0, 2.0]))
 print("torch.func.grad(Cube.apply)(2.0) =", g.item(), "| vmap over [1, 2] =", vm.tolist())
 
+
+
+class CubeNoRule(Cube):
+    generate_vmap_rule = False                # setup_context alone does not give vmap a rule
+
+
+try:
+    torch.func.vmap(CubeNoRule.apply)(torch.tensor([1.0, 2.0]))
+    no_rule = None
+except RuntimeError as e:
+    no_rule = " ".join(str(e).split()).split(" For more details")[0]
+print("vmap without generate_vmap_rule raised:", no_rule)
+
 xo = torch.tensor([1.0, 2.0], requires_grad=True)
 OldCube.apply(xo).sum().backward()
 print("\nOldCube (saving inside forward) with .backward(): x.grad =", xo.grad.tolist())
@@ -84,5 +98,6 @@ except RuntimeError as e:
 print("torch.func.grad(OldCube.apply) raised:", old_error)
 
 print("CUBE=" + json.dumps({"node": node.name(), "grad": x.grad.tolist(), "gradcheck": good,
-                            "wrong": wrong, "func_grad": g.item(), "vmap": vm.tolist()}))
+                            "wrong": wrong, "func_grad": g.item(), "vmap": vm.tolist(),
+                            "vmap_without_rule": no_rule}))
 print("OLD=" + json.dumps({"grad": xo.grad.tolist(), "func_error": old_error}))

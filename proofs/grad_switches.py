@@ -1,9 +1,9 @@
 """The switches that stop recording, and what each one really changes
 
 Runs one op on a tensor that requires a gradient under `no_grad`, `set_grad_enabled(False)`,
-`inference_mode` and `enable_grad` nested in `no_grad`, and records what comes out: whether it
-requires grad, whether it is an inference tensor, its dispatch keys, and which kernels ran (a
-small operator with its own autograd kernel tells). Then the rules inference tensors live by,
+`inference_mode`, and `enable_grad` nested in `no_grad` and in `inference_mode`, and records what
+comes out: whether it requires grad, whether it is an inference tensor, its dispatch keys, and
+which kernels ran (a small operator with its own autograd kernel tells). Then the rules inference tensors live by,
 and `detach()` against `requires_grad_(False)`.
 """
 
@@ -66,6 +66,21 @@ with torch.no_grad():
 rows["enable_grad_in_no_grad"] = {"label": "enable_grad() inside no_grad()", "requires_grad": nested.requires_grad,
                                            "grad_fn": nested.grad_fn.name() if nested.grad_fn else None}
 
+# enable_grad() turns the flag back on, but inside inference_mode the autograd keys stay excluded:
+# only inference_mode(False) brings recording back there.
+with torch.inference_mode():
+    with torch.enable_grad():
+        in_inference = w * 2
+    with torch.inference_mode(False):
+        reopened = w * 2
+rows["enable_grad_in_inference"] = {"label": "enable_grad() inside inference_mode()",
+                                    "requires_grad": in_inference.requires_grad,
+                                    "grad_fn": in_inference.grad_fn.name() if in_inference.grad_fn else None,
+                                    "is_inference": in_inference.is_inference()}
+rows["inference_off_in_inference"] = {"label": "inference_mode(False) inside inference_mode()",
+                                      "requires_grad": reopened.requires_grad,
+                                      "grad_fn": reopened.grad_fn.name() if reopened.grad_fn else None}
+
 print("out = w * 2, where w requires grad")
 print(f"  {'mode':<24} {'grad on':<8} {'out requires grad':<18} {'inference':<10} kernels echo(x) ran")
 for key, r in rows.items():
@@ -75,6 +90,10 @@ for key, r in rows.items():
           f"{' -> '.join(r['kernels'])}")
 print("  enable_grad() inside no_grad(): out requires grad",
       rows["enable_grad_in_no_grad"]["requires_grad"], "with", rows["enable_grad_in_no_grad"]["grad_fn"])
+print("  enable_grad() inside inference_mode(): out requires grad",
+      rows["enable_grad_in_inference"]["requires_grad"], "| inference tensor", rows["enable_grad_in_inference"]["is_inference"])
+print("  inference_mode(False) inside inference_mode(): out requires grad",
+      rows["inference_off_in_inference"]["requires_grad"], "with", rows["inference_off_in_inference"]["grad_fn"])
 print("thread excludes the autograd keys:", ", ".join(f"{rows[k]['label']} {rows[k]['autograd_excluded']}" for k in MODES))
 print("thread includes ADInplaceOrView:  ", ", ".join(f"{rows[k]['label']} {rows[k]['inplace_or_view_included']}" for k in MODES))
 print("keys of out, grad on:       ", rows["grad_on"]["keys"])

@@ -4,7 +4,8 @@ Builds a small network out of four explicit ops (mm, relu, mul, sum) and walks t
 records: each node's class name, its sequence number, the edges in `next_functions` with the
 input number each one feeds, the tensors it saved (or the slots it left empty), and the
 `AccumulateGrad` nodes at the leaves. Then it lists the node that a dozen common calls record,
-and shows that the gradient of a broadcast input comes back in the input's own shape.
+and shows that the gradient of a broadcast input comes back in the input's own shape: the
+engine sums it down to the shape that the receiving node recorded.
 """
 
 import json
@@ -95,13 +96,28 @@ for key, (call, make) in catalog.items():
     recorded[key] = {"call": call, "node": make().grad_fn.name()}
     print(f"  {call:<38} {recorded[key]['node']}")
 
+# What each node recorded about the gradients it will receive (one entry per output of its op).
+mul_node = loss.grad_fn.next_functions[0][0]
+v_acc = mul_node.next_functions[1][0]
+mul_expects = list(mul_node._input_metadata[0].shape)
+acc_expects = list(v_acc._input_metadata[0].shape)
+# An input that cannot have a gradient (an integer index) gets no entry in next_functions at all.
+picked = a.index_select(0, torch.tensor([0, 2]))
+index_edges = len(picked.grad_fn.next_functions)
+print("\na.index_select(0, index): next_functions has", index_edges,
+      "entry: one for a, none for the integer index")
+
 loss.backward()
 print("\nbroadcasting undone: v has shape", list(v.shape), "and o = r * v has shape", list(o.shape))
 print("  v.grad has shape", list(v.grad.shape), "= the [2, 3] gradient summed over the batch:",
       torch.allclose(v.grad, r.detach().sum(0)))
+print("  shape each node recorded for the gradient it receives: MulBackward0", mul_expects,
+      "| v's AccumulateGrad", acc_expects)
 
 print("GRAPH=" + json.dumps({"nodes": nodes}))
 print("CATALOG=" + json.dumps(recorded))
+print("INDEX=" + json.dumps({"edges": index_edges}))
 print("BROADCAST=" + json.dumps({"v_shape": list(v.shape), "o_shape": list(o.shape),
                                  "grad_shape": list(v.grad.shape),
+                                 "mul_expects": mul_expects, "accumulate_expects": acc_expects,
                                  "summed": bool(torch.allclose(v.grad, r.detach().sum(0)))}))

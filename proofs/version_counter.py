@@ -2,7 +2,8 @@
 
 Follows `_version` through in-place writes on a tensor, its views, `detach()` and `.data`; saves a
 tensor for backward, overwrites it in place, and prints the error backward raises. Then
-overwrites a tensor that no node saved, and backward runs fine.
+overwrites a tensor that no node saved, and backward runs fine. Last, the puzzle's write once more
+with saved-tensor hooks installed: no version check, and a wrong gradient.
 """
 
 import json
@@ -100,8 +101,25 @@ for label, op in OPS.items():
         result = "ran" if outcome["ran"] else "error: " + outcome["error"].split(": ")[-1]
         print(f"  {label:<8} {slots:<14} {write:<7} {versions['a']:>10} {versions['out']:>12}  {result}")
 
+# The same write as in the puzzle, with saved_tensors_hooks installed while forward saved s:
+# a tensor saved through hooks is not version-checked, so backward runs on the overwritten values.
+a = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+right = (torch.sigmoid(a) * (1 - torch.sigmoid(a))).tolist()
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+    s = a.sigmoid()
+s.mul_(2)
+try:
+    s.sum().backward()
+    hooked = {"ran": True, "grad": [round(g, 4) for g in a.grad.tolist()], "error": None}
+except RuntimeError as e:
+    hooked = {"ran": False, "grad": None, "error": str(e).split(" Hint:")[0]}
+hooked["right"] = [round(g, 4) for g in right]
+print("\nthe same write, but s was saved through saved_tensors_hooks(pack, unpack):")
+print("  backward ran:", hooked["ran"], "| a.grad =", hooked["grad"], "| the true gradient =", hooked["right"])
+
 print("TRACE=" + json.dumps([{"line": line, "version": version} for line, version in trace]))
 print("SHARED=" + json.dumps(shared))
 print("ERROR=" + json.dumps({"text": error, "saved_at": saved_at, "now": s._version}))
 print("SAFE=" + json.dumps({"ran": safe, "b_version": b._version}))
 print("LAB=" + json.dumps(lab))
+print("HOOKED=" + json.dumps(hooked))
