@@ -202,9 +202,18 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 log.warning(refused)
             if refused or file.src_uri in mirrored:
                 files.remove(file)
-        # Scripts, the helpers they import, notebooks and drawings (records never: downloads.py),
-        # and the package's own CSS and fonts; a site file of the same name wins.
-        for uri, source in [*for_library(self.library), *self.assets]:
+        # Scripts, the helpers they import, notebooks and drawings (records never: downloads.py):
+        # always these, as Zensical's publish() insists too, since a card's download must be the
+        # file the page's numbers came from; the package's own CSS and fonts: a site file wins.
+        downloads = for_library(self.library)
+        for uri, _source in downloads:
+            theirs = files.get_file_from_path(uri)
+            if theirs is not None:
+                shown = os.path.relpath(theirs.abs_src_path, self.library.root) if theirs.abs_src_path else uri
+                log.warning(f"{shown}: the site publishes {uri} for a proof's card to link, and docs/ has "
+                            "its own file there; the proof's is published; fix: remove or rename the file")
+                files.remove(theirs)
+        for uri, source in [*downloads, *self.assets]:
             if files.get_file_from_path(uri) is None:  # copied into the site as MkDocs copies any file
                 files.append(File.generated(config, uri, content=source) if isinstance(source, bytes)
                              else File.generated(config, uri, abs_src_path=str(source)))

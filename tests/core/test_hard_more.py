@@ -420,3 +420,20 @@ def test_a_kept_quotes_file_nested_deep_or_holding_a_surrogate_is_named(project,
         out = ldr(project.root, env, "drift")
         no_traceback(out)
         assert f"{kept}: {said}" in out.stdout + out.stderr
+
+
+# -- a card's download is the proof's own file -----------------------------------------------------
+
+def test_a_docs_file_at_a_proofs_download_path_never_replaces_the_proof(project, env):
+    project.proof("a", SCRIPT)
+    record(project, "a")
+    (project.root / "mkdocs.yml").write_text(NO_RUN)
+    project.page("index.md", "# P\n\n```proof\na\n```\n")
+    (project.root / "docs" / "proofs").mkdir()
+    (project.root / "docs" / "proofs" / "a.py").write_text('print("not the proof")\n')
+    said = ("docs/proofs/a.py: the site publishes proofs/a.py for a proof's card to link, and docs/ has its "
+            "own file there; the proof's is published; fix: remove or rename the file")
+    strict, loose = mkdocs(project.root, env, "--strict"), mkdocs(project.root, env)
+    assert strict.returncode == 1 and said in strict.stderr
+    assert loose.returncode == 0 and said in loose.stderr
+    assert (project.root / "site" / "proofs" / "a.py").read_bytes() == (project.root / "proofs" / "a.py").read_bytes()
