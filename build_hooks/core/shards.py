@@ -32,6 +32,7 @@ from pathlib import Path
 
 from . import noise
 from .discovery import NAME
+from .errors import LdrError
 from .history import keep_replaced, newer, version_key, version_store, write_record
 from .pin import public_version
 from .safefs import UnsafeFile, check_inside, read_text
@@ -51,6 +52,11 @@ class ShardStore(Store):
     keeps_history = False  # history is kept when the shard is merged
 
     def __init__(self, folder: Path, base: Store, any_torch: bool = False):
+        shard, store = Path(os.path.realpath(folder)), Path(os.path.realpath(base.dir))
+        if shard == store or store in shard.parents:  # its writes would bypass history and merge
+            raise LdrError(f"--shard {folder} is {'the store' if shard == store else 'inside the store'} "
+                           f"({base.dir}): a shard is a folder of its own, brought home with `ldr merge`; "
+                           "fix: name a new folder outside it")
         super().__init__(Path(folder))
         self.dir = Path(folder)
         self.base = base

@@ -437,3 +437,22 @@ def test_a_docs_file_at_a_proofs_download_path_never_replaces_the_proof(project,
     assert strict.returncode == 1 and said in strict.stderr
     assert loose.returncode == 0 and said in loose.stderr
     assert (project.root / "site" / "proofs" / "a.py").read_bytes() == (project.root / "proofs" / "a.py").read_bytes()
+
+
+# -- a shard that is the store ---------------------------------------------------------------------
+
+def test_a_shard_folder_that_is_the_store_or_inside_it_is_refused(project, env, fake_python):
+    project.proof("a", SCRIPT)
+    kept = record(project, "a").read_bytes()
+    older = fake_python(body='__version__ = "2.13.0"\nclass cuda:\n    is_available = staticmethod(lambda: False)\n'
+                             "class backends:\n    mps = None\n")
+    results = project.root / "proofs" / "_results"
+    (project.root / "store-link").symlink_to(results, target_is_directory=True)
+    for shard, what in (("proofs/_results", "the store"), ("store-link", "the store"),
+                        ("proofs/_results/_history/2.14.1", "inside the store")):
+        out = ldr(project.root, env, "run", "a", "--force", "--shard", shard, "--any-torch", "--python", older)
+        no_traceback(out)
+        assert out.returncode == 2, out.stdout + out.stderr
+        assert f"is {what} ({results}): a shard is a folder of its own" in out.stderr
+        assert project.record("a").read_bytes() == kept  # a 2.13.0 run replaced it, with no history
+    assert not (results / "_history").exists()
