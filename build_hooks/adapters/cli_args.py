@@ -16,6 +16,17 @@ def version() -> str:
     return f"ldr {number}"
 
 
+def _at_least_one(text: str) -> int:
+    """A count on the command line: a whole number of 1 or more (``--repeat 0`` ran once)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def _common() -> argparse.ArgumentParser:
     """Options every subcommand takes, before or after its name (``ldr --root X status`` and
     ``ldr status --root X``); SUPPRESS keeps a subcommand from erasing a value given before it."""
@@ -70,14 +81,14 @@ def build_parser(description: str) -> argparse.ArgumentParser:
     run = command("run", help="run missing or stale proofs and record them")
     run.add_argument("proofs", nargs="*", help="proof names (default: all)")
     run.add_argument("--force", action="store_true", help="rerun even when the record is fresh")
-    run.add_argument("--jobs", type=int, help="cores for proofs marked parallel")
+    run.add_argument("--jobs", type=_at_least_one, help="cores for proofs marked parallel")
     run.add_argument("--python", help="interpreter for proofs (default: this one)")
     run.add_argument("--shard", type=Path, metavar="DIR",
                      help="record into DIR instead of proofs/_results (bring it home with `ldr merge`)")
     run.add_argument("--any-torch", action="store_true",
                      help="with --shard: run under this interpreter's torch even when it is not the pin "
                           "(its accelerator records merge as foreign)")
-    run.add_argument("--repeat", type=int, metavar="N",
+    run.add_argument("--repeat", type=_at_least_one, metavar="N",
                      help="run each selected proof N times and record the spread of its values (noise)")
     status = command("status", help="list every proof and the state of its records")
     status.add_argument("proofs", nargs="*")

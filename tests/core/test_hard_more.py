@@ -456,3 +456,11 @@ def test_a_shard_folder_that_is_the_store_or_inside_it_is_refused(project, env, 
         assert f"is {what} ({results}): a shard is a folder of its own" in out.stderr
         assert project.record("a").read_bytes() == kept  # a 2.13.0 run replaced it, with no history
     assert not (results / "_history").exists()
+
+
+@pytest.mark.parametrize("option, value", [("--repeat", "0"), ("--repeat", "-1"), ("--jobs", "0")])
+def test_a_count_below_one_is_refused_not_read_as_one(project, env, option, value):
+    project.proof("a", SCRIPT)
+    out = ldr(project.root, env, "run", option, value)
+    assert out.returncode == 2 and f"argument {option}: must be 1 or more, not {value}" in out.stderr
+    assert not project.record("a").exists()
