@@ -6,10 +6,12 @@ Runs a stack of eight blocks (Linear then GELU) with and without `torch.utils.ch
 how often each block's forward runs, checks that the gradients agree, and times forward plus
 backward both ways. What is timed: one forward and one backward on one CPU thread, gradients
 reset to None between calls; and the forward alone, under `no_grad`, under `no_grad` with every
-activation kept alive as a graph would keep it, recording, and checkpointed.
+activation kept alive as a graph would keep it, recording, and checkpointed. Last, what
+`checkpoint` does when `use_reentrant` is left out.
 """
 
 import json
+import warnings
 
 import torch
 from torch.utils.checkpoint import checkpoint
@@ -123,7 +125,18 @@ ratio = timed["checkpointed"].median_us / timed["plain"].median_us
 extra = (timed["checkpointed"].median_us - timed["plain"].median_us) / timed["forward"].median_us
 print(f"checkpointed / plain: {ratio:.2f}; the extra time is {extra:.2f} forward passes")
 
+# Leaving use_reentrant out: a warning, and the reentrant implementation (one custom Function node).
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    left_out = checkpoint(blocks[0], x)
+default = {"warned": any("use_reentrant" in str(w.message) for w in caught),
+           "node": left_out.grad_fn.name(),
+           "node_non_reentrant": checkpoint(blocks[0], x, use_reentrant=False).grad_fn.name()}
+print(f"checkpoint without use_reentrant: warned {default['warned']}, output's grad_fn {default['node']}"
+      f" (with use_reentrant=False: {default['node_non_reentrant']})")
+
 print("CKPT=" + json.dumps({"rows": rows, "grads_agree": same, "block_output_bytes": block_output,
                             "depth": DEPTH, "batch": BATCH, "width": WIDTH,
                             "memory_ratio": rows["checkpointed"]["activation_bytes"] / rows["plain"]["activation_bytes"]}))
+print("DEFAULT=" + json.dumps(default))
 print("TIME=" + json.dumps({k: t.data() for k, t in timed.items()} | {"ratio": ratio, "extra_forwards": extra}))
