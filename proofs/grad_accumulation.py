@@ -3,7 +3,8 @@
 Uses one leaf twice in an expression and one intermediate tensor three times. The engine adds the
 gradients that arrive along each path before it runs the next node, so a tensor hook fires once
 with the sum, and the leaf's `AccumulateGrad` runs once. A second backward adds into `.grad`;
-a post-accumulate-grad hook sees the finished `.grad` each time.
+a post-accumulate-grad hook sees the finished `.grad` each time. Last, the order in which tensor
+hooks, node pre-hooks, node hooks and the post-accumulate-grad hook fire.
 """
 
 import json
@@ -46,6 +47,24 @@ print("  x.grad =", [round(v, 4) for v in x.grad.tolist()], "=", [round(v, 4) fo
 print("  the post-accumulate hook saw .grad", len(seen["post"]), "times:",
       [[round(v, 4) for v in p] for p in seen["post"]])
 
+# The order the hooks fire in, for an intermediate tensor's node and for a leaf's AccumulateGrad.
+order = []
+z = torch.tensor([1.0, 2.0], requires_grad=True)
+m = z * z
+acc_z = m.grad_fn.next_functions[0][0]
+m.register_hook(lambda g: order.append("tensor hook on m"))
+m.grad_fn.register_prehook(lambda g: order.append("MulBackward0 pre-hook"))
+m.grad_fn.register_hook(lambda gi, go: order.append("MulBackward0 hook"))
+z.register_hook(lambda g: order.append("tensor hook on z"))
+acc_z.register_prehook(lambda g: order.append("AccumulateGrad pre-hook"))
+z.register_post_accumulate_grad_hook(lambda p: order.append("post-accumulate-grad hook on z"))
+acc_z.register_hook(lambda gi, go: order.append("AccumulateGrad hook"))
+m.sum().backward()
+print("\nthe order hooks fire in, for m = z * z; m.sum().backward():")
+for i, name in enumerate(order):
+    print(f"  {i}  {name}")
+
+print("HOOK_ORDER=" + json.dumps(order))
 print("USED_TWICE=" + json.dumps({
     **counts, "h_grad": seen["h_hook"][0], "expected_h": expected_h,
     "x_grad": first, "expected_x": expected_x, "edges": len(h.grad_fn.next_functions)}))
