@@ -37,6 +37,7 @@ from .locate import Section, locate, section_at, sections
 from .quotedrift import quote_drift
 from .quotes import values
 from .safefs import UnsafeFile, read_text
+from .schema import version_dir
 from build_hooks.render.values import format_value
 from .layout import Layout
 
@@ -71,8 +72,13 @@ def entries(options: dict) -> dict[str, dict]:
         if extra:
             raise DirectiveError(f"corrections entry {number} has unknown field(s) {', '.join(sorted(map(str, extra)))}; "
                                  "use torch, date and note")
+        try:
+            version = version_dir(str(item["torch"]).strip())
+        except ValueError:
+            raise DirectiveError(f"corrections entry {number}: `torch: {item['torch']}` is not a torch version "
+                                 "(PEP 440, such as 2.14.1)") from None
         date = item.get("date", "")
-        out[str(item["torch"]).strip()] = {
+        out[version] = {
             "date": date.isoformat() if isinstance(date, (dt.date, dt.datetime)) else str(date or ""),
             "note": str(item.get("note") or ""),
         }

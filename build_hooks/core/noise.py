@@ -47,7 +47,7 @@ from pathlib import Path
 
 from .discovery import NAME
 from .errors import LdrError
-from .safefs import UnsafeFile, check_inside, read_text
+from .safefs import UnsafeFile, check_inside, read_bytes, read_text
 from .schema import DEVICE_CLASSES, MAX_TEXT, show, timestamp, version_dir
 from .atomic import write_atomic
 from .store import Record, Store
@@ -261,8 +261,8 @@ def declared(path: Path) -> dict[str, float] | float:
     from .discovery import _options
 
     try:
-        tree = ast.parse(Path(path).read_bytes(), filename=str(path))
-    except (OSError, SyntaxError):
+        tree = ast.parse(read_bytes(path, inside=Path(path).parent, limit="script"), filename=str(path))
+    except (OSError, SyntaxError, ValueError, UnsafeFile):
         return 0.0
     value = _options(tree, Path(path)).get("tolerance", 0.0)
     if isinstance(value, dict):

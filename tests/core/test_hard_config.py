@@ -41,3 +41,15 @@ def test_a_data_line_nested_past_any_parser_is_a_problem_not_a_crash(project):
     status = ldr(project, "status")
     assert "nests too deeply" in status.stdout + status.stderr
     assert "nests 64 levels or deeper" in status.stdout + status.stderr
+
+
+def test_a_corrections_entry_whose_torch_is_no_version_is_an_error_at_its_line(project):
+    import os as _os
+
+    project.proof("x", 'print("x")\n')
+    project.page("index.md", '# P\n\n```corrections\n- torch: ../../x\n  note: "lost?"\n```\n')
+    env = dict(_os.environ, NO_MKDOCS_2_WARNING="1", LDR_RUN="false")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=project.root,
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode != 0
+    assert "docs/index.md:3" in result.stderr and "is not a torch version" in result.stderr
