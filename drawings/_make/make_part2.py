@@ -80,7 +80,7 @@ def ready_queue() -> Scene:
     """The engine's loop: count dependencies, pop the newest ready node, feed its successors."""
     s = Scene("part2-ready-queue")
     s.text(W / 2, 0, "The engine's loop", size=24, align="center")
-    count = s.box(100, 44, 300, 50, "count each node's inputs", size=18, bg=INK_SOFT)
+    count = s.box(100, 44, 300, 50, "count the edges into each node", size=18, bg=INK_SOFT)
     queue = s.box(60, 130, 380, 64, "ready queue:\nhighest sequence number first", size=18, stroke=SUBJECT,
                   bg=SUBJECT_SOFT, color=INK)
     run = s.box(100, 232, 300, 50, "run the node's formula", size=18, bg=INK_SOFT)
@@ -113,7 +113,7 @@ def version_check() -> Scene:
     err = s.box(90, 326, 320, 50, "RuntimeError: modified by an\ninplace operation", size=16, stroke=SUBJECT,
                 bg=PAPER, color=INK)
     s.arrow([(120, 280), (160, 322)], stroke=SUBJECT, bind=(None, err))
-    s.text(W / 2, 392, "writing into a, which no node saved, is never checked", size=16, color=CONTEXT,
+    s.text(W / 2, 392, "only saved tensors are checked, when backward unpacks them", size=16, color=CONTEXT,
            align="center")
     return s
 
