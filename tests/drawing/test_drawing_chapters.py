@@ -1,4 +1,5 @@
-"""Part 1's committed drawings: real scenes, the series' palette, and legible on a phone."""
+"""The chapters' committed drawings (``part1-*``, ``part2-*``...): real scenes, in the series'
+palette, legible on a phone, and each one shown by its chapter."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 from build_hooks.drawing import render_svg
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTER = ROOT / "docs" / "part-01-the-tensor.md"
-PART1 = sorted(p.stem for p in (ROOT / "drawings").glob("part1-*.excalidraw"))
+CHAPTERS = {"part1": "part-01-the-tensor.md", "part2": "part-02-autograd.md"}
+DRAWINGS = sorted(p.stem for prefix in CHAPTERS for p in (ROOT / "drawings").glob(f"{prefix}-*.excalidraw"))
 PHONE_WIDTH = 560  # scene units: on a ~360 px column the scene shrinks by about a third at most
 SMALLEST_FONT = 16
 
@@ -21,14 +22,17 @@ def _scene(name: str) -> dict:
     return json.loads((ROOT / "drawings" / f"{name}.excalidraw").read_text())
 
 
-def test_the_chapter_shows_every_part1_drawing_and_nothing_missing():
-    used = set(re.findall(r"^src: (part1-[\w-]+)\.excalidraw$", CHAPTER.read_text(), re.M))
-    assert len(PART1) >= 6
-    assert used == set(PART1)
+@pytest.mark.parametrize("prefix", sorted(CHAPTERS))
+def test_the_chapter_shows_every_one_of_its_drawings_and_nothing_missing(prefix):
+    chapter = (ROOT / "docs" / CHAPTERS[prefix]).read_text()
+    used = set(re.findall(rf"^src: ({prefix}-[\w-]+)\.excalidraw$", chapter, re.M))
+    drawn = {name for name in DRAWINGS if name.startswith(prefix + "-")}
+    assert len(drawn) >= 6
+    assert used == drawn
 
 
-@pytest.mark.parametrize("name", PART1)
-def test_part1_drawing_is_a_real_scene(name):
+@pytest.mark.parametrize("name", DRAWINGS)
+def test_the_drawing_is_a_real_scene(name):
     data = _scene(name)
     assert data["type"] == "excalidraw" and data["version"] == 2
     ids = [e["id"] for e in data["elements"]]
@@ -42,8 +46,8 @@ def test_part1_drawing_is_a_real_scene(name):
                 assert e["containerId"] in ids
 
 
-@pytest.mark.parametrize("name", PART1)
-def test_part1_drawing_is_narrow_and_its_text_large_enough_for_a_phone(name):
+@pytest.mark.parametrize("name", DRAWINGS)
+def test_the_drawing_is_narrow_and_its_text_large_enough_for_a_phone(name):
     elements = _scene(name)["elements"]
     spans = [(e["x"] + min(p[0] for p in e["points"]), e["x"] + max(p[0] for p in e["points"]))
              if e.get("points") else (e["x"], e["x"] + e["width"]) for e in elements]
@@ -57,18 +61,8 @@ def test_part1_drawing_is_narrow_and_its_text_large_enough_for_a_phone(name):
             assert e["text"] == e["originalText"], (name, e["originalText"], e["text"])
 
 
-@pytest.mark.parametrize("name", PART1)
-def test_part1_drawing_uses_only_the_series_palette(name):
+@pytest.mark.parametrize("name", DRAWINGS)
+def test_the_drawing_uses_only_the_series_palette(name):
     svg = render_svg(ROOT / "drawings" / f"{name}.excalidraw")
     assert "--ldr-c-" not in svg  # every colour maps to a role
     assert "var(--ldr-subject" in svg and "var(--ldr-ink" in svg
-
-
-def test_broadcast_drawing_draws_the_expanded_grid_dashed():
-    elements = _scene("part1-broadcast")["elements"]
-    by_id = {e["id"]: e for e in elements}
-    # the expanded grid's twelve cells repeat 1, 2 and 3, and are implied, not stored
-    cells = [by_id[t["containerId"]] for t in elements
-             if t["type"] == "text" and t.get("containerId") and t["text"] in "123"
-             and by_id[t["containerId"]]["strokeStyle"] == "dashed"]
-    assert len(cells) == 12
