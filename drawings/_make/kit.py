@@ -129,3 +129,13 @@ class Scene:
                               "viewBackgroundColor": PAPER},
                  "files": {}}
         path.write_text(json.dumps(scene, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+OUT = Path(__file__).resolve().parents[1]  # drawings/
+
+
+def write_all(scenes) -> None:
+    """Write each ``(make, name)`` scene to ``drawings/<name>.excalidraw``."""
+    for make, name in scenes:
+        make().save(OUT / f"{name}.excalidraw")
+        print(f"wrote drawings/{name}.excalidraw")

@@ -6,11 +6,9 @@ freely; rerunning this script overwrites them with the generated originals.
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, PAPER, SUBJECT, SUBJECT_SOFT, Scene
+from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, PAPER, SUBJECT, SUBJECT_SOFT, Scene, write_all
 
-OUT = Path(__file__).resolve().parents[1]
 
 
 def floors() -> Scene:
@@ -19,10 +17,10 @@ def floors() -> Scene:
     rows = [
         ("1  Python API", "torch.add(a, b), nn.Module"),
         ("2  The boundary", "Python objects become C++ tensors"),
-        ("3  Dispatcher", "picks the kernel for this device and dtype"),
+        ("3  Dispatcher", "picks the kernel by dispatch key, not dtype"),
         ("4  Autograd", "records what happened, for backward"),
         ("5  Kernel", "the loop that does the arithmetic"),
-        ("6  Memory", "the caching allocator hands out blocks"),
+        ("6  Memory", "an allocator hands out blocks; CUDA's caches"),
         ("7  Device runtime", "streams; two clocks, Python's and the device's"),
         ("8  The chip", "CPU cores, GPU streaming multiprocessors"),
     ]
@@ -37,14 +35,14 @@ def floors() -> Scene:
     s.arrow([(740, y - 30), (740, 80)], stroke=SUBJECT, width=2, dashed=True)
     s.text(760, 90, "one call\ngoes down...", size=18, color=SUBJECT)
     s.text(760, y - 90, "...and its\nresult comes\nback up", size=18, color=SUBJECT)
-    s.text(330, y + 6, "each floor only talks to the one above and the one below", size=16, color=CONTEXT,
+    s.text(330, y + 6, "on the dispatch path each floor calls the one below", size=16, color=CONTEXT,
            align="center")
     return s
 
 
 def territory() -> Scene:
     s = Scene("territory")
-    s.text(330, 0, "The territory: each layer talks only to its neighbours", size=26, align="center")
+    s.text(330, 0, "The territory: layers along the dispatch path", size=26, align="center")
     bands = [
         ("Python API", ["torch.*", "nn.Module", "optim"]),
         ("The boundary", ["Python <-> C++ bindings"]),
@@ -78,7 +76,7 @@ def territory() -> Scene:
     mid = (top["y"] + kernel["y"]) / 2 + 46
     s.line([(746, mid - 14), (774, mid + 14)], stroke=CONTEXT, width=3)
     s.line([(774, mid - 14), (746, mid + 14)], stroke=CONTEXT, width=3)
-    s.text(792, mid - 40, "no shortcut:\na layer never\nskips a floor", size=18, color=CONTEXT)
+    s.text(792, mid - 40, "dispatch path:\nthe call goes\nlayer by layer", size=18, color=CONTEXT)
     return s
 
 
@@ -221,11 +219,12 @@ def saved_tensors() -> Scene:
     return s
 
 
+SCENES = ((floors, "floors"), (territory, "territory"), (repo_folders, "repo-folders"),
+          (ecosystem, "ecosystem"), (two_clocks, "two-clocks"), (saved_tensors, "saved-tensors"))
+
+
 def main() -> None:
-    for make, name in ((floors, "floors"), (territory, "territory"), (repo_folders, "repo-folders"),
-                       (ecosystem, "ecosystem"), (two_clocks, "two-clocks"), (saved_tensors, "saved-tensors")):
-        make().save(OUT / f"{name}.excalidraw")
-        print(f"wrote drawings/{name}.excalidraw")
+    write_all(SCENES)
 
 
 if __name__ == "__main__":

@@ -9,11 +9,9 @@ by less than a third; labels are 18 units or more, side notes 16.
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, PAPER, SUBJECT, SUBJECT_SOFT, Scene
+from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, PAPER, SUBJECT, SUBJECT_SOFT, Scene, write_all
 
-OUT = Path(__file__).resolve().parents[1]
 CELL = 40  # one storage element
 W = 500    # scene width
 
@@ -160,7 +158,7 @@ def float_bits() -> Scene:
               stroke=SUBJECT, bg=SUBJECT_SOFT, rounded=False, color=INK)
         s.box(x0 + bit * (1 + e), y, m * bit, 40, f"mantissa {m}" if m * bit >= 100 else str(m), size=18,
               stroke=INK, bg=PAPER, rounded=False, color=INK)
-    s.text(x0 + 16 * bit + 10, 50 + 2 * 84, "= first 16 bits\n   of float32", size=16, color=CONTEXT)
+    s.text(x0 + 16 * bit + 10, 50 + 2 * 84, "= float32 rounded\n   to 16 bits", size=16, color=CONTEXT)
     edge = x0 + 16 * bit
     s.line([(edge, 124), (edge, 300)], stroke=CONTEXT, dashed=True)
     s.text(W / 2, 318, "exponent: range; mantissa: precision", size=18, align="center")
@@ -203,9 +201,7 @@ SCENES = (
 
 
 def main() -> None:
-    for make, name in SCENES:
-        make().save(OUT / f"{name}.excalidraw")
-        print(f"wrote drawings/{name}.excalidraw")
+    write_all(SCENES)
 
 
 if __name__ == "__main__":

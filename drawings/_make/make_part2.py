@@ -10,11 +10,9 @@ version_counter, copy_slices, grad_switches and checkpoint_cost.
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, PAPER, SUBJECT, SUBJECT_SOFT, Scene
+from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, PAPER, SUBJECT, SUBJECT_SOFT, Scene, write_all
 
-OUT = Path(__file__).resolve().parents[1]
 W = 500
 
 
@@ -195,9 +193,7 @@ SCENES = (
 
 
 def main() -> None:
-    for make, name in SCENES:
-        make().save(OUT / f"{name}.excalidraw")
-        print(f"wrote drawings/{name}.excalidraw")
+    write_all(SCENES)
 
 
 if __name__ == "__main__":
