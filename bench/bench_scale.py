@@ -213,7 +213,7 @@ def chapter(rng: random.Random, c: int, proofs: list[str], drawings: list[str], 
             blocks.append(sentence + "\n")
         if s < len(excerpts):
             name, i = excerpts[s]
-            how = (f'grep: "step {i % 4}"', f'from: "step 1"\nto: "step 3"', 'lines: "1-2"')[i % 3]
+            how = (f'grep: "step {i % 4}"', 'from: "step 1"\nto: "step 3"', 'lines: "1-2"')[i % 3]
             blocks.append(f"```proof-output\nproof: {name}\n{how}\n```\n")
         if s < len(drawings):
             blocks.append(f"```figure\nsrc: {drawings[s]}.excalidraw\nalt: \"{words(rng, 18)}\"\n"
@@ -396,7 +396,7 @@ class TreeMemory:
             self.peak_host = max(self.peak_host, sum(sizes[p] for p in hosts))
             self._stop.wait(self.every)
 
-    def stop(self) -> "TreeMemory":
+    def stop(self) -> TreeMemory:
         self._stop.set()
         self._thread.join(5)
         return self

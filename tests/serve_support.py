@@ -89,7 +89,7 @@ class Server:
                 return reply.status, body, time.perf_counter() - started
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode("utf-8", "replace"), time.perf_counter() - started
-        except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError):
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
             return 0, "", time.perf_counter() - started
 
     def wait_for(self, path: str, predicate, timeout: float = 60.0, every: float = 0.02) -> str:

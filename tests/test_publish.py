@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -14,7 +13,6 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 import yaml
-
 from serve_support import Server, make_project, write_page
 
 REPO = Path(__file__).resolve().parents[1]

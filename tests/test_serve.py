@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from serve_support import Server, alive, make_project, write_page, write_proof
 
 GUARD = 60.0  # seconds: a hang guard, never a timing assertion

@@ -24,12 +24,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 import zensical  # noqa: E402,F401  (the [test] extras install it: a missing one fails, it does not skip)
 
 from build_hooks.adapters import zensical as zen  # noqa: E402
-from build_hooks.adapters.zensical_pages import page_url  # noqa: E402
 from build_hooks.adapters.markdown import FENCES  # noqa: E402
+from build_hooks.adapters.zensical_pages import page_url  # noqa: E402
 from build_hooks.core.errors import LdrError  # noqa: E402
 from build_hooks.core.publish import publish, published  # noqa: E402
 

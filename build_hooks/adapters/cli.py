@@ -11,12 +11,13 @@ from pathlib import Path
 from build_hooks.core.errors import LdrError
 from build_hooks.core.library import ACCELERATORS, Library
 from build_hooks.core.runner import last_lines
-from build_hooks.core.status import ended as _ended, status_report, unmeasured_reason
-from .siteconfig import layout_for, site_config
+from build_hooks.core.status import ended as _ended
+from build_hooks.core.status import status_report, unmeasured_reason
+from build_hooks.core.writeerrors import explain
 
 from .cli_args import DATA_COMMANDS, build_parser, command_of, draw_argv
-from build_hooks.core.writeerrors import explain
 from .console import RunDisplay, console, guarded_streams, say, table
+from .siteconfig import layout_for, site_config
 
 
 def find_root(start: Path) -> Path:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Iterable
+from collections.abc import Iterable
 
 from build_hooks.core.textsafe import SafeStream, printable, raw_stream
 
@@ -89,7 +89,7 @@ class RunDisplay:
         self.progress = None
         self.first = first
 
-    def __enter__(self) -> "RunDisplay":
+    def __enter__(self) -> RunDisplay:
         from build_hooks.core.progress import seconds
 
         estimate = self.estimate

@@ -33,6 +33,7 @@ from build_hooks.render.safe import visible
 from .fences import FENCES, HANDLERS, card_names, custom_fences, fence_format, fence_validator, parse_options  # noqa: F401
 from .state import LdrState, ProofPending  # noqa: F401
 
+
 class _SourceLines(Preprocessor):
     """Runs before superfences sees the text: records where every directive is."""
 

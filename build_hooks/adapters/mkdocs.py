@@ -54,13 +54,14 @@ from build_hooks.core.errors import LdrError
 from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
 from build_hooks.core.progress import Estimate
+from build_hooks.core.publish import published
 from build_hooks.core.safefs import UnsafeFile, check_regular
+from build_hooks.core.status import store_diagnostics
 from build_hooks.core.templates import attach as attach_compiled
+
+from .markdown import LdrExtension, LdrState, card_names, custom_fences
 from .pluginlog import PluginLog, check_writable, guard_hooks
 from .siteconfig import site_url_problem
-from .markdown import LdrExtension, LdrState, card_names, custom_fences
-from build_hooks.core.status import store_diagnostics
-from build_hooks.core.publish import published
 
 log = PluginLog(get_plugin_logger("ldr"))  # escapes messages, counts problems for strict (pluginlog.py)
 ANCHOR = re.compile(r'\sid="([^"]+)"')

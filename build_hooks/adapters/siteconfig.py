@@ -14,10 +14,9 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from build_hooks.core.safefs import UnsafeFile, read_text
-
 from build_hooks.core.errors import LdrError
 from build_hooks.core.layout import Layout
+from build_hooks.core.safefs import UnsafeFile, read_text
 
 NAMES = ("mkdocs.yml", "mkdocs.yaml")
 OPTIONS = ("proofs_dir", "drawings_dir", "results_dir", "torch")

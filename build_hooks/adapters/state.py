@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pygments
 
+from build_hooks.core import quotestore
 from build_hooks.core.cache import TextCache, key_of
 from build_hooks.core.context import Context, ProofData
 from build_hooks.core.datalines import describe_data, lookup
@@ -22,7 +23,6 @@ from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.links import CardLinks, Pages, base_url
 from build_hooks.core.locate import VALUE_KIND, Locations
 from build_hooks.core.options import check_options
-from build_hooks.core import quotestore
 from build_hooks.core.runner import last_lines
 from build_hooks.core.sources import Quote
 from build_hooks.render.card import highlight_source, pending_marker, render_card, status_phrase

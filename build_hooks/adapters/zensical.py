@@ -39,6 +39,7 @@ from build_hooks.core.library import Diagnostic, Library
 from build_hooks.core.publish import Entry, publish
 from build_hooks.core.status import store_diagnostics
 from build_hooks.core.textsafe import printable
+
 from .siteconfig import layout_for
 from .zensical_pages import card_pages, front_matter_lines, site_pages
 

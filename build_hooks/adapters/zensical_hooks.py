@@ -54,7 +54,7 @@ class _TreeDone(Treeprocessor):
     """The tree is finished: the next postprocessor pass is over the page itself (the toc
     extension runs the postprocessors over each heading's text before this)."""
 
-    def __init__(self, md, end: "_PageEnd"):
+    def __init__(self, md, end: _PageEnd):
         super().__init__(md)
         self.end = end
 

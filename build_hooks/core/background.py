@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from .discovery import Proof
 from .errors import LdrError

@@ -30,11 +30,10 @@ import os
 import secrets
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from .atomic import write_atomic
-from typing import Callable
-
 from .errors import LdrError
 from .safefs import read_bytes
 
@@ -140,7 +139,7 @@ class TextCache:
         self.suffix, self.valid = suffix, valid
 
     @classmethod
-    def for_project(cls, root: Path, namespace: str, suffix: str = ".txt", **kw) -> "TextCache":
+    def for_project(cls, root: Path, namespace: str, suffix: str = ".txt", **kw) -> TextCache:
         return cls(Path(root) / ".cache" / "ldr" / namespace, suffix, **kw)
 
     @staticmethod

@@ -8,9 +8,9 @@ for bad input; the caller adds the page and line to the message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .errors import DirectiveError
 from .layout import Layout

@@ -25,21 +25,21 @@ from pathlib import Path
 
 import yaml
 
-from . import noise
+from build_hooks.render.values import format_value
+
+from . import noise, quotestore
 from .datalines import lookup
 from .diff import describe
 from .discovery import discover
 from .drift import claims_api, found_claims, holds, ratio
 from .errors import DirectiveError, LdrError
 from .history import all_versions, records_at
-from . import quotestore
+from .layout import Layout
 from .locate import Section, locate, section_at, sections
 from .quotedrift import quote_drift
 from .quotes import values
 from .safefs import UnsafeFile, read_text
 from .schema import version_dir
-from build_hooks.render.values import format_value
-from .layout import Layout
 
 KEYS = {"torch", "date", "note"}
 

@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .datalines import parse_output
-from .quotes import quotes as page_quotes
 from .errors import LdrError
 from .library import Library
+from .quotes import quotes as page_quotes
 from .safefs import LIMITS, is_regular, read_bytes
 from .store import Record
-
 
 
 @dataclass

@@ -17,8 +17,8 @@ Sorted by uri, so the same project gives the same list. Knows nothing of MkDocs.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from . import notebook
 from .cache import TextCache, key_of

@@ -32,20 +32,20 @@ import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import noise
+from build_hooks.render.drift import html_document, html_fragment, ratio_text
+
+from . import noise, quotestore
 from .datalines import parse_output
-from .diff import describe, flatten, natural, quotes, quoted_at
+from .diff import describe, flatten, natural, quoted_at, quotes
 from .discovery import discover
 from .errors import DirectiveError, LdrError, StoreError
 from .history import all_versions, corrupt_files, current_version, records_at, version_key
 from .pin import public_version
-from .schema import version_dir
 from .quotedrift import quote_drift, quote_lines
-from . import quotestore
-from .safefs import UnsafeFile, read_bytes
-from .sources import installed_torch
 from .quotestore import QuoteDrift
-from build_hooks.render.drift import html_document, html_fragment, ratio_text
+from .safefs import UnsafeFile, read_bytes
+from .schema import version_dir
+from .sources import installed_torch
 from .store import Record, Store
 
 FORMAT = 1

@@ -29,7 +29,7 @@ class Layout:
 
     @classmethod
     def at(cls, root: Path, proofs_dir: str | Path | None = None, drawings_dir: str | Path | None = None,
-           results_dir: str | Path | None = None, torch: object = None) -> "Layout":
+           results_dir: str | Path | None = None, torch: object = None) -> Layout:
         root = Path(root).resolve()
         proofs = _folder(root, proofs_dir or "proofs", "proofs_dir")
         drawings = _folder(root, drawings_dir or "drawings", "drawings_dir")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
 
 from .context import ProofData
 from .datalines import parse_output
@@ -79,7 +79,7 @@ def host_accelerator() -> str | None:
 
 
 def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 class Library:

@@ -20,10 +20,9 @@ order of occurrence. Pure functions: nothing here knows MkDocs or Python-Markdow
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
-
 
 VALUE_KIND = "value"
 # An inline value, `{{ proof[@device].KEY.path | format }}`, as the page spells it.

@@ -45,11 +45,11 @@ import os
 import statistics
 from pathlib import Path
 
+from .atomic import write_atomic
 from .discovery import NAME
 from .errors import LdrError
 from .safefs import UnsafeFile, check_inside, read_bytes, read_text
 from .schema import DEVICE_CLASSES, MAX_TEXT, show, timestamp, version_dir
-from .atomic import write_atomic
 from .store import Record, Store
 
 NOISE_DIR = "_noise"

@@ -8,7 +8,7 @@ something other than what its author wrote. ``arg`` is the bare-scalar form of a
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 from .errors import DirectiveError
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .safefs import UnsafeFile, read_text
 from .errors import PinError
+from .safefs import UnsafeFile, read_text
 
 _VERSION = r"[0-9][0-9A-Za-z.+!-]*"
 _PIN = re.compile(rf"^\s*torch\s*==\s*({_VERSION})\s*(;.*)?$")

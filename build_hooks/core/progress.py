@@ -29,7 +29,7 @@ class Estimate:
         self.slots = max(1, self.slots)
 
     @classmethod
-    def for_run(cls, library, todo, runs: int = 1) -> "Estimate":
+    def for_run(cls, library, todo, runs: int = 1) -> Estimate:
         """The estimate for running ``todo`` (proofs) on this host with ``library``."""
         from .library import host_accelerator
         from .store import Record

@@ -52,7 +52,7 @@ class Kept:
                 "lines": list(self.lines), "at": list(self.at)}
 
     @classmethod
-    def of(cls, found: Quote, at) -> "Kept":
+    def of(cls, found: Quote, at) -> Kept:
         return cls(found.path, found.repo, found.first, found.last, found.lines, tuple(sorted(set(at))))
 
 

@@ -17,16 +17,16 @@ import json
 import os
 import re
 import select
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from .errors import LdrError, PinError
 from .pin import matches_pin
@@ -231,7 +231,7 @@ class Runner:
             shutil.rmtree(self._work, ignore_errors=True)
             self._work = None
 
-    def __enter__(self) -> "Runner":
+    def __enter__(self) -> Runner:
         self.start()
         return self
 

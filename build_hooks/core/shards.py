@@ -31,13 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import noise
+from .atomic import write_atomic
 from .discovery import NAME
 from .errors import LdrError
 from .history import keep_replaced, newer, version_key, version_store, write_record
 from .pin import public_version
 from .safefs import UnsafeFile, check_inside, read_text
 from .schema import timestamp, version_dir
-from .atomic import write_atomic
 from .store import DEVICE_CLASSES, Corrupt, Record, Store, store_lock
 
 CLOCK_SKEW = dt.timedelta(days=1)  # how far ahead of this machine a shard's clock may run
@@ -197,7 +197,7 @@ def merge(library, folders: list[Path], now: dt.datetime | None = None) -> Merge
     """Merge shard folders into ``library.store`` (see the module docstring); ``now`` is the
     clock a shard record may not be measured after (by more than :data:`CLOCK_SKEW`)."""
     store, pin, report = library.store, library.pin, MergeReport()
-    latest = (now or dt.datetime.now(dt.timezone.utc)) + CLOCK_SKEW
+    latest = (now or dt.datetime.now(dt.UTC)) + CLOCK_SKEW
     candidates: dict[tuple[str, str], list[tuple[Record, str, Path]]] = {}  # (record, file, shard)
     for folder in folders:
         try:

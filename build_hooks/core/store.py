@@ -90,7 +90,7 @@ class Record:
     def latest_helpers(self) -> dict:
         return self.failure.helpers if self.failure else self.helpers
 
-    def bounded(self) -> "Record":
+    def bounded(self) -> Record:
         """The record with each output line over schema.MAX_LINE characters cut (and marked);
         in a good run each cut is also a problem, reported on every build until the proof is
         fixed (as a bad data line is). The store writes records through it."""
@@ -131,11 +131,11 @@ class Record:
             ) from None
 
     @classmethod
-    def from_text(cls, text: str) -> "Record":
+    def from_text(cls, text: str) -> Record:
         return cls.from_checked(cls.checked_fields(text))
 
     @classmethod
-    def from_checked(cls, kwargs: dict) -> "Record":
+    def from_checked(cls, kwargs: dict) -> Record:
         """The record of :meth:`checked_fields` (plain types, already checked)."""
         if kwargs.get("failure") is not None:
             kwargs = {**kwargs, "failure": Failure(**kwargs["failure"])}
@@ -206,7 +206,7 @@ class Corrupt:
         return f"corrupt record {self.describe(root, 'pages treat it as missing')}"
 
 
-_PARSED: dict[str, tuple[tuple[int, int, int], "Record | Corrupt | None"]] = {}
+_PARSED: dict[str, tuple[tuple[int, int, int], Record | Corrupt | None]] = {}
 
 
 class Store:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .fonts import FAMILIES, FONTS_DIR as FONTS
+from .fonts import FAMILIES
+from .fonts import FONTS_DIR as FONTS
 
 OUT = Path(__file__).with_name("metrics.json")
 

@@ -68,8 +68,9 @@ def write(directory: Path, key: str, svg: str) -> None:
 
 def render_file(path: Path, *, cache_dir: Path | None = None, **opts) -> str:
     """``render_svg`` of a scene file, from the memory or disk cache when its content was seen."""
-    from . import render_svg
     from build_hooks.core.errors import DrawingError
+
+    from . import render_svg
 
     try:
         data = read_bytes(Path(path), limit="scene")  # a FIFO or /dev/zero here: an error, not a hang

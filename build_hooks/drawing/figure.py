@@ -13,14 +13,15 @@ A bare ``floors.excalidraw`` works too (``{"arg": ...}``).
 from __future__ import annotations
 
 import json
+import os
 import re
 from html import escape
-import os
 from pathlib import Path
 
 from build_hooks.core.errors import DirectiveError, DrawingError
 from build_hooks.core.options import check_options
 from build_hooks.core.safefs import LIMITS, UnsafeFile, check_regular, read_text
+
 from .cache import default_dir, render_file
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes

@@ -5,8 +5,9 @@ frame on its own (only its content, clipped, with the viewBox on the frame).
 from __future__ import annotations
 
 from build_hooks.core.errors import DrawingError
-from .text import line_width
+
 from .fonts import FAMILIES
+from .text import line_width
 
 LABEL_OFFSET_Y = 3
 LABEL_SIZE = 14

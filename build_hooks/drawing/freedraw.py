@@ -7,7 +7,6 @@ import math
 from perfect_freehand import get_stroke
 
 
-
 def _trunc(x: float) -> str:
     """A coordinate cut (not rounded) to two decimals, as Excalidraw's TO_FIXED_PRECISION regex does."""
     s = repr(float(x))

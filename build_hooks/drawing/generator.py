@@ -13,8 +13,9 @@ from rough.core import OpSet
 from .bezier import Point, curve_to_bezier, points_on_beziers, points_on_path
 from .fills import pattern_fill
 from .rng import Options
-from .strokes import (curve as _curve, double_line, ellipse_params, ellipse_with_params, linear_path as _linear,
-                      solid_fill_polygon, svg_path)
+from .strokes import curve as _curve
+from .strokes import double_line, ellipse_params, ellipse_with_params, solid_fill_polygon, svg_path
+from .strokes import linear_path as _linear
 
 NOS = "none"
 

@@ -70,7 +70,7 @@ class Options:
     fillShapeRoughnessGain: float = 0.8
     randomizer: Random | None = field(default=None, repr=False)
 
-    def with_(self, **changes) -> "Options":
+    def with_(self, **changes) -> Options:
         """``{...o, ...changes}``: a shallow copy that shares the randomizer, as a JS spread does."""
         out = copy.copy(self)
         for k, v in changes.items():

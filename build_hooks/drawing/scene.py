@@ -15,6 +15,7 @@ from pathlib import Path
 from build_hooks.core.datalines import lone_surrogate
 from build_hooks.core.errors import DrawingError
 from build_hooks.core.safefs import UnsafeFile, read_text
+
 from . import limits
 from .fonts import DEFAULT_FAMILY, FAMILIES, family
 

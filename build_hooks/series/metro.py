@@ -14,9 +14,10 @@ import functools
 import html as _html
 from pathlib import Path
 
-from build_hooks.core.context import Context
 from build_hooks.core.cache import file_stamp
+from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from .pagetheme import read_data
 
 LINES_FILE = Path("data") / "reading-lines.yml"

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from build_hooks.series import metro, robot
 from build_hooks.core.context import Context, ProofData
 from build_hooks.core.errors import DirectiveError
+from build_hooks.series import metro, robot
 from build_hooks.series.instruments import render_fence as instrument_fence
 from build_hooks.series.pagetheme import decorate_page
 

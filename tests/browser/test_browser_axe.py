@@ -17,7 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from browser_support import ROOT
 
 AXE_VERSION = "4.14.1"

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path as _Path
 
 import pytest
-
 from browser_support import click_nav, fixture_record, record
-
-from pathlib import Path as _Path
 
 from build_hooks.core.pin import pinned_torch as _pinned
 

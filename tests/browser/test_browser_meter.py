@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from browser_support import click_nav
 
 PART0 = "theme-check/part-00-the-map/"

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from browser_support import SCREENSHOTS, click_nav, record
 
 PAGE = "theme-check/part-01-instruments/"

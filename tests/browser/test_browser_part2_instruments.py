@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from browser_support import SCREENSHOTS, click_nav, record
+
 from build_hooks.series.instruments._common import fmt
 
 PAGE = "theme-check/part-02-instruments/"

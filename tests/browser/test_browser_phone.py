@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from browser_support import SCREENSHOTS
 
 PHONE = {"width": 390, "height": 844}

@@ -2,12 +2,10 @@
 
 import threading
 import time
+from pathlib import Path as _Path
 
 from build_hooks.core.background import Scheduler
 from build_hooks.core.library import Library
-
-from pathlib import Path as _Path
-
 from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])

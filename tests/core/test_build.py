@@ -5,10 +5,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from pathlib import Path as _Path
 
 import pytest
-
-from pathlib import Path as _Path
 
 from build_hooks.core.pin import pinned_torch as _pinned
 

@@ -13,7 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-
 PROOF = 'print("the answer is 42")\n'
 PAGE = "# Answer\n\n```proof\nanswer\n```\n"
 

@@ -1,13 +1,12 @@
 """Claims: the check language, its refusals, the fence on a page, and a strict build."""
 
+from pathlib import Path as _Path
+
 import pytest
 from pymdownx.superfences import SuperFencesException
 
 from build_hooks.core.claims import ClaimError, ClaimResult, evaluate, find_claims
 from build_hooks.core.errors import DirectiveError
-
-from pathlib import Path as _Path
-
 from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])

@@ -2,14 +2,12 @@
 
 import json
 import re
+from pathlib import Path as _Path
 
 import pytest
 from pymdownx.superfences import SuperFencesException
 
 from build_hooks.core.errors import DirectiveError
-
-from pathlib import Path as _Path
-
 from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])

@@ -2,17 +2,15 @@
 
 import json
 import re
+from pathlib import Path as _Path
 from types import SimpleNamespace
 
 import pytest
 
 from build_hooks.core import drift
+from build_hooks.core.pin import pinned_torch as _pinned
 
 from .recordkit import SCRIPT, record
-
-from pathlib import Path as _Path
-
-from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -1,14 +1,12 @@
 """What a page shows when a proof fails, times out, is corrupt or needs an accelerator."""
 
 import json
+from pathlib import Path as _Path
 
 import pytest
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.library import Library
-
-from pathlib import Path as _Path
-
 from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])

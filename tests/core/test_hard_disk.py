@@ -10,9 +10,9 @@ bind mount in a private mount namespace (``unshare -m``), mark a folder immutabl
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 

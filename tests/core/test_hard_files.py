@@ -67,7 +67,7 @@ def test_a_strict_build_fails_naming_a_bad_scene(site, kind):
     done = build(site, strict=True)
     assert done.returncode != 0
     fix = "replace it with a regular file"
-    assert f"drawings/bad.excalidraw is a" in done.stderr and fix in done.stderr, done.stderr
+    assert "drawings/bad.excalidraw is a" in done.stderr and fix in done.stderr, done.stderr
     assert not (site.root / "site" / "drawings" / "bad.excalidraw").exists()
     assert SECRET not in done.stderr and "root:x:0" not in done.stderr
 

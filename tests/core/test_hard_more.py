@@ -385,7 +385,7 @@ def test_a_shard_record_measured_in_the_future_is_refused(project, env, tmp_path
 
     # a day of skew is allowed, a day and a second is not (the clock is given, not read)
     record(project, "a", measured_at="2026-11-02T00:00:00Z", folder=tmp_path / "near")
-    now = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
+    now = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
     record(project, "a", measured_at="2026-11-02T00:00:01Z", folder=tmp_path / "far")
     library = Library(project.root)
     try:

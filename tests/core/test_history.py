@@ -2,15 +2,13 @@
 
 import json
 from dataclasses import replace
+from pathlib import Path as _Path
 
 from build_hooks.core import history
+from build_hooks.core.pin import pinned_torch as _pinned
 from build_hooks.core.store import Failure, Record, Store
 
 from .recordkit import SCRIPT, record
-
-from pathlib import Path as _Path
-
-from build_hooks.core.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -10,6 +10,7 @@ from pymdownx.superfences import SuperFencesException
 
 from build_hooks.core.quotes import Quote, page_title, quotes
 
+
 def nbformat_record(project, name: str) -> dict:
     body = json.loads((project.root / "site" / "proofs" / f"{name}.ipynb").read_text())
     return body["metadata"]["ldr"]["record"]

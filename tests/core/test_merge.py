@@ -6,14 +6,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from pathlib import Path as _Path
 
 import pytest
 
-from .recordkit import SCRIPT, record, snapshot
-
-from pathlib import Path as _Path
-
 from build_hooks.core.pin import pinned_torch as _pinned
+
+from .recordkit import SCRIPT, record, snapshot
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ipykernel  # noqa: E402,F401
+import nbclient  # noqa: E402  (the [test] extras install nbclient and ipykernel: a missing one fails)
 import nbformat
 import pytest
 
@@ -16,9 +18,6 @@ from build_hooks.core.context import ProofData
 from build_hooks.core.downloads import downloads, for_library
 from build_hooks.core.library import Library
 from build_hooks.core.notebook import build, code_cells, dumps, notebook_text
-
-import nbclient  # noqa: E402  (the [test] extras install nbclient and ipykernel: a missing one fails)
-import ipykernel  # noqa: E402,F401
 
 REPO = Path(__file__).resolve().parents[2]
 # Proofs whose output depends on nothing but torch's arithmetic and its version: run as a

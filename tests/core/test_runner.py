@@ -3,17 +3,15 @@
 import json
 import os
 import sys
-import time
 import textwrap
+import time
+from pathlib import Path as _Path
 
 import pytest
 
 from build_hooks.core.errors import PinError
-from build_hooks.core.runner import Job, Runner, shared_runner
-
-from pathlib import Path as _Path
-
 from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.core.runner import Job, Runner, shared_runner
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

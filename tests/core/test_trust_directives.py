@@ -9,10 +9,10 @@ import markdown as pymd
 import pytest
 from pymdownx.superfences import SuperFencesException
 
+from build_hooks.adapters.markdown import FENCES, VALUE, LdrExtension, LdrState, custom_fences
 from build_hooks.core.datalines import parse_output
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.locate import Locations, locate
-from build_hooks.adapters.markdown import FENCES, VALUE, LdrExtension, LdrState, custom_fences
 from build_hooks.render.safe import visible
 
 HOSTILE = {

@@ -14,17 +14,15 @@ import textwrap
 import time
 import uuid
 from pathlib import Path
+from pathlib import Path as _Path
 
 import pytest
 
 from build_hooks.core import runner as runner_module
 from build_hooks.core.errors import LdrError
 from build_hooks.core.library import Library
-from build_hooks.core.runner import Job, Runner, shared_runner
-
-from pathlib import Path as _Path
-
 from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.core.runner import Job, Runner, shared_runner
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

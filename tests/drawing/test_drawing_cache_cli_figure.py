@@ -10,9 +10,9 @@ import pytest
 from drawing_support import el, scene
 
 from build_hooks.core.context import Context
+from build_hooks.core.errors import DirectiveError
 from build_hooks.drawing import cache, draw_command, render_file
 from build_hooks.drawing.figure import render_fence
-from build_hooks.core.errors import DirectiveError
 
 ROOT = Path(__file__).resolve().parents[2]
 

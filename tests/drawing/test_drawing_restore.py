@@ -7,9 +7,9 @@ import json
 import pytest
 from drawing_support import el, scene
 
+from build_hooks.core.errors import DrawingError, LdrError
 from build_hooks.drawing import render_svg
 from build_hooks.drawing.scene import restore
-from build_hooks.core.errors import DrawingError, LdrError
 
 
 def _one(raw: dict) -> dict:

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from theme_support import ROOT
 
 THEME = ROOT / "theme"

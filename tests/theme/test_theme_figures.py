@@ -6,11 +6,10 @@ import re
 
 import pytest
 import yaml
-
-from build_hooks.series import metro, robot
-from build_hooks.core.errors import DirectiveError
-
 from theme_support import ROOT, make_ctx
+
+from build_hooks.core.errors import DirectiveError
+from build_hooks.series import metro, robot
 
 PAGES = ["part-00-the-map", "part-01-the-tensor", "part-02-autograd", "part-03-daily-pytorch",
          "part-04-seeing-pytorch", "part-05-the-machinery", "part-06-extending", "part-07-the-compiler",

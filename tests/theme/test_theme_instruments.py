@@ -8,12 +8,11 @@ import json
 import re
 
 import pytest
+from theme_support import load, make_ctx
 
 from build_hooks.core.context import ProofData
 from build_hooks.core.errors import DirectiveError
 from build_hooks.series.instruments import DEFAULT_PROOFS, render_fence
-
-from theme_support import load, make_ctx
 
 
 def marks(html: str) -> list[str]:

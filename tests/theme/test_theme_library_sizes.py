@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import re
 
+from theme_support import ROOT, make_ctx
+
 from build_hooks.core.context import ProofData
 from build_hooks.series.instruments import render_fence
 from build_hooks.series.instruments.library_sizes import chart_rows
-
-from theme_support import ROOT, make_ctx
 
 EXT = "_C.cpython-311-x86_64-linux-gnu.so"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from build_hooks.series.pagetheme import decorate_page, find_floor_sections, load_floors
-
 from theme_support import ROOT
+
+from build_hooks.series.pagetheme import decorate_page, find_floor_sections, load_floors
 
 IDS = ["python", "binding", "dispatcher", "autograd", "kernel", "memory", "runtime", "hardware"]
 PAGE = """<h1 id="t">Title</h1><p>intro</p>

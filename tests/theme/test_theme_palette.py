@@ -6,7 +6,6 @@ import colorsys
 import re
 
 import pytest
-
 from theme_support import ROOT
 
 CSS = (ROOT / "theme" / "assets" / "ldr.css").read_text(encoding="utf-8")

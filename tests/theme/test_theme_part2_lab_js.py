@@ -11,11 +11,10 @@ import shutil
 import subprocess
 
 import pytest
+from theme_support import ROOT
 
 from build_hooks.series.instruments._common import fmt
 from build_hooks.series.instruments.inplace_lab import program, verdict
-
-from theme_support import ROOT
 
 SCRIPT = ROOT / "theme" / "assets" / "js" / "inplace-lab.js"
 

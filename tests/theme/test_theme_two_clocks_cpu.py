@@ -8,12 +8,11 @@ import json
 import re
 
 import pytest
+from theme_support import load, make_ctx
 
 from build_hooks.core.context import ProofData
 from build_hooks.core.errors import DirectiveError
 from build_hooks.series.instruments import render_fence
-
-from theme_support import load, make_ctx
 
 PHASES = {"device_class": "cpu", "step_ms": 1.5,
           "phases": [{"phase": "forward", "ms": 0.5}, {"phase": "backward", "ms": 0.7},

@@ -10,7 +10,16 @@ from __future__ import annotations
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.options import check_options
-from build_hooks.series.instruments import engine_stepper, graph_walker, inplace_lab, library_sizes, promotion_table, stride_explorer, toll_meter, two_clocks
+from build_hooks.series.instruments import (
+    engine_stepper,
+    graph_walker,
+    inplace_lab,
+    library_sizes,
+    promotion_table,
+    stride_explorer,
+    toll_meter,
+    two_clocks,
+)
 
 INSTRUMENTS = {
     "toll-meter": toll_meter,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from ._common import count, esc, instrument_root, need_rows, primary
 from .graph_walker import CHAR_W, COL_GAP, NODE_H, PAD, ROW_GAP
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from ._common import count, esc, fmt, instrument_root, need, primary
 
 DEFAULT_PROOF = "autograd_graph"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from ._common import attr, esc, fmt, instrument_root, need_rows, primary
 
 DEFAULT_PROOF = "version_counter"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from ._common import count, esc, instrument_root, need, need_rows, num, plural, primary, size
 
 DEFAULT_PROOF = "where_code_lives"

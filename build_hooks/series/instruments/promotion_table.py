@@ -12,6 +12,7 @@ import re
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from ._common import attr, esc, group, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "type_promotion"

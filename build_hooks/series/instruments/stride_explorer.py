@@ -14,6 +14,7 @@ import math
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from ._common import count, esc, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "view_ops"

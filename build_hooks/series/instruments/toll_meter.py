@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from ._common import count, esc, fmt, group, instrument_root, log_scale, need, need_rows, nice_decades, num, primary
 
 DEFAULT_PROOF = "dispatch_cost"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+
 from ._common import attr, count, esc, fmt, instrument_root, need, need_rows, num, primary
 
 DEFAULT_PROOF = "two_clocks"
