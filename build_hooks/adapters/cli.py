@@ -224,9 +224,18 @@ def cmd_diff(args, library: Library) -> int:
 
 
 def cmd_drift(args, library: Library) -> int:
-    from build_hooks.core.drift import cmd_drift as run_drift
+    from build_hooks.core.drift import compute
+    from build_hooks.render.drift import html_document, text_report
 
-    return run_drift(args, library)
+    report = compute(library.root, library.store, args.from_version, args.to_version, library.proofs)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    elif args.html:
+        Path(args.html).write_text(html_document(report), encoding="utf-8")
+        print(f"ldr drift: wrote {args.html} ({len(report.proofs)} changed record(s))")
+    else:
+        print(text_report(report))
+    return 0
 
 
 def cmd_merge(args, library: Library) -> int:

@@ -32,7 +32,7 @@ HANDLERS = {
     "robot": "build_hooks.series.robot:render_fence",
     "claim": "build_hooks.render.claim:render_fence",
     "source": "build_hooks.render.source:render_fence",
-    "drift-report": "build_hooks.core.drift:render_fence",
+    "drift-report": "build_hooks.render.drift:render_fence",
     "corrections": "build_hooks.core.corrections:render_fence",
     "proofs-index": "build_hooks.core.index:render_fence",
     "exercises": "build_hooks.core.exercises:render_fence",

@@ -27,21 +27,19 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import json
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from build_hooks.render.drift import html_document, html_fragment, ratio_text
 
 from . import noise, quotestore
-from .datalines import parse_output
-from .diff import describe, flatten, natural, quoted_at, quotes
+from .datalines import flatten, natural, parse_output
+from .diff import quoted_at, quotes
 from .discovery import discover
-from .errors import DirectiveError, LdrError, StoreError
+from .errors import LdrError, StoreError
 from .history import all_versions, corrupt_files, current_version, records_at, version_key
 from .pin import public_version
-from .quotedrift import quote_drift, quote_lines
+from .quotedrift import quote_drift
 from .quotestore import QuoteDrift
 from .safefs import UnsafeFile, read_bytes
 from .schema import version_dir
@@ -276,62 +274,3 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
     report.quotes, quote_problems = quote_drift(store.dir, from_version, to_version)
     report.problems.extend(quote_problems)
     return report
-
-
-# -- text ----------------------------------------------------------------------------------
-def text_report(report: Drift) -> str:
-    head = (f"Drift torch {report.from_version} -> {report.to_version}: {report.compared} record(s) "
-            f"compared, {len(report.proofs)} changed (a change is noise when its z, the change in "
-            f"standard errors of the measured run-to-run noise, is at most {noise.Z:g}: see noise.py)")
-    lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.core.claims is missing)"]
-    for p in report.proofs:
-        broke = sum(c.status == "broke" for c in p.claims)
-        lines.append(f"{p.name} ({p.device_class}): {len(p.changed)} value(s) changed, "
-                     f"{len(p.values) - len(p.changed)} within noise, "
-                     f"output {len(p.removed)} line(s) removed, {len(p.added)} added, {broke} claim(s) broke")
-        for v in p.values:
-            mark = "  (noise)" if v.noise else ""
-            where = f"  quoted at {', '.join(v.quoted_at)}" if v.quoted_at else ""
-            lines.append(f"  {v.key}: {describe(v.old)} -> {describe(v.new)} ({ratio_text(v)}){mark}{where}")
-        lines.extend(f"  | {line}" for line in p.diff[2:])
-        lines.extend(f"  output excerpted at {where}: re-read it" for where in p.excerpted_at)
-        for c in p.claims:
-            lines.append(f"  claim {c.status}: {c.page_line}  {c.check}")
-    lines.extend(quote_lines(report.quotes))
-    lines.extend(f"warning: {problem}" for problem in report.problems)
-    for label, items in (("only under", report.only_from), ("new under", report.only_to)):
-        if items:
-            version = report.from_version if label == "only under" else report.to_version
-            lines.append(f"{label} torch {version}: {', '.join(items)}")
-    return "\n".join(lines)
-
-
-# -- the fence and the command -------------------------------------------------------------
-def render_fence(options: dict, ctx) -> str:
-    """```drift-report with optional ``from:`` and ``to:`` versions."""
-    unknown = set(options) - {"from", "to"}
-    if unknown:
-        raise DirectiveError(f"drift-report takes `from:` and `to:` (torch versions), not {', '.join(sorted(unknown))}")
-    try:
-        folders = ctx.folders  # the proofs_dir and results_dir options
-        report = compute(ctx.root, folders.store(), from_version=_version(options.get("from")),
-                         to_version=_version(options.get("to")), proofs=discover(folders.proofs))
-    except LdrError as exc:
-        raise DirectiveError(f"drift-report: {exc}") from None
-    return html_fragment(report)
-
-
-def _version(value) -> str | None:
-    return None if value is None else str(value).strip()
-
-
-def cmd_drift(args, library) -> int:
-    report = compute(library.root, library.store, args.from_version, args.to_version, library.proofs)
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
-    elif args.html:
-        Path(args.html).write_text(html_document(report), encoding="utf-8")
-        print(f"ldr drift: wrote {args.html} ({len(report.proofs)} changed record(s))")
-    else:
-        print(text_report(report))
-    return 0

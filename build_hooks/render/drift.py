@@ -6,13 +6,13 @@ Pure functions of a :class:`build_hooks.core.drift.Drift`; every recorded string
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
-
-from build_hooks.core.diff import describe
+from build_hooks.core import noise
+from build_hooks.core.datalines import describe
+from build_hooks.core.discovery import discover
+from build_hooks.core.drift import Drift, ValueDrift, compute
+from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.core.quotedrift import quote_lines
 from build_hooks.render.numbers import count, group, sig
-
-if TYPE_CHECKING:
-    from build_hooks.core.drift import Drift, ValueDrift
 
 
 def ratio_text(value: ValueDrift) -> str:
@@ -81,3 +81,50 @@ def html_document(report: Drift) -> str:
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
             f"<style>{STANDALONE_CSS}</style></head><body><h1>{title}</h1>\n{html_fragment(report)}\n"
             "</body></html>\n")
+
+
+# -- text, for `ldr drift` ---------------------------------------------------------------
+def text_report(report: Drift) -> str:
+    head = (f"Drift torch {report.from_version} -> {report.to_version}: {report.compared} record(s) "
+            f"compared, {len(report.proofs)} changed (a change is noise when its z, the change in "
+            f"standard errors of the measured run-to-run noise, is at most {noise.Z:g}: see noise.py)")
+    lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.core.claims is missing)"]
+    for p in report.proofs:
+        broke = sum(c.status == "broke" for c in p.claims)
+        lines.append(f"{p.name} ({p.device_class}): {len(p.changed)} value(s) changed, "
+                     f"{len(p.values) - len(p.changed)} within noise, "
+                     f"output {len(p.removed)} line(s) removed, {len(p.added)} added, {broke} claim(s) broke")
+        for v in p.values:
+            mark = "  (noise)" if v.noise else ""
+            where = f"  quoted at {', '.join(v.quoted_at)}" if v.quoted_at else ""
+            lines.append(f"  {v.key}: {describe(v.old)} -> {describe(v.new)} ({ratio_text(v)}){mark}{where}")
+        lines.extend(f"  | {line}" for line in p.diff[2:])
+        lines.extend(f"  output excerpted at {where}: re-read it" for where in p.excerpted_at)
+        for c in p.claims:
+            lines.append(f"  claim {c.status}: {c.page_line}  {c.check}")
+    lines.extend(quote_lines(report.quotes))
+    lines.extend(f"warning: {problem}" for problem in report.problems)
+    for label, items in (("only under", report.only_from), ("new under", report.only_to)):
+        if items:
+            version = report.from_version if label == "only under" else report.to_version
+            lines.append(f"{label} torch {version}: {', '.join(items)}")
+    return "\n".join(lines)
+
+
+# -- the fence -----------------------------------------------------------------------------
+def render_fence(options: dict, ctx) -> str:
+    """```drift-report with optional ``from:`` and ``to:`` versions."""
+    unknown = set(options) - {"from", "to"}
+    if unknown:
+        raise DirectiveError(f"drift-report takes `from:` and `to:` (torch versions), not {', '.join(sorted(unknown))}")
+    try:
+        folders = ctx.folders  # the proofs_dir and results_dir options
+        report = compute(ctx.root, folders.store(), from_version=_version(options.get("from")),
+                         to_version=_version(options.get("to")), proofs=discover(folders.proofs))
+    except LdrError as exc:
+        raise DirectiveError(f"drift-report: {exc}") from None
+    return html_fragment(report)
+
+
+def _version(value) -> str | None:
+    return None if value is None else str(value).strip()

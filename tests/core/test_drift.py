@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from build_hooks.core import drift
+from build_hooks.render import drift as render_drift
 from build_hooks.core.pin import pinned_torch as _pinned
 
 from .recordkit import SCRIPT, record
@@ -102,7 +103,7 @@ def test_drift_lists_exactly_what_changed_largest_first_with_noise_and_quotes(pr
     claims = {c.check: c.status for c in toll.claims}
     assert claims == {"TOLL.small_us > 1.3": "holds-now", "TOLL.small_us < 1.3": "broke"}
     assert {c.check: c.page_line for c in toll.claims}["TOLL.small_us < 1.3"] == "docs/index.md:17"
-    text = drift.text_report(report)
+    text = render_drift.text_report(report)
     assert "TOLL.small_us: 1.2 -> 1.5 (x1.25)  quoted at docs/index.md:3" in text
     assert "TOLL.large_us: 1780 -> 1790 (x1.01, z 0.3)  (noise)" in text
     assert "claim broke: docs/index.md:17  TOLL.small_us < 1.3" in text
