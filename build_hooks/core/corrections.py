@@ -28,8 +28,7 @@ import yaml
 from build_hooks.render.values import format_value
 
 from . import noise, quotestore
-from .datalines import lookup
-from .diff import describe
+from .datalines import describe, lookup
 from .discovery import discover
 from .drift import claims_api, found_claims, holds, ratio
 from .errors import DirectiveError, LdrError
@@ -70,7 +69,8 @@ def entries(options: dict) -> dict[str, dict]:
             raise DirectiveError(f"corrections entry {number} needs `torch: <version>`, not {item!r}")
         extra = set(item) - KEYS
         if extra:
-            raise DirectiveError(f"corrections entry {number} has unknown field(s) {', '.join(sorted(map(str, extra)))}; "
+            raise DirectiveError(f"corrections entry {number} has unknown field(s) "
+                                 f"{', '.join(sorted(map(str, extra)))}; "
                                  "use torch, date and note")
         try:
             version = version_dir(str(item["torch"]).strip())

@@ -169,3 +169,29 @@ def key_paths(data, prefix: str = "", limit: int = 60) -> list[str]:
 
     walk(data, prefix)
     return out
+
+
+def natural(key: str) -> list:
+    """SWEEP.2 before SWEEP.10."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in key.split(".")]
+
+
+def flatten(value, prefix: str = "") -> dict[str, object]:
+    """Every leaf of ``value`` by its data path (``SWEEP.0.us``)."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            out.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    if isinstance(value, list):
+        out = {}
+        for index, item in enumerate(value):
+            out.update(flatten(item, f"{prefix}.{index}"))
+        return out
+    return {prefix: value}
+
+
+def describe(value) -> str:
+    """A value as one short line of a report (floats to 6 significant digits, 40 characters)."""
+    text = repr(value) if not isinstance(value, float) else f"{value:.6g}"
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -7,7 +7,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .datalines import parse_output
+from .datalines import describe, flatten, natural, parse_output
 from .errors import LdrError
 from .library import Library
 from .quotes import quotes as page_quotes
@@ -40,25 +40,6 @@ class ProofDiff:
     quoted_at: dict[str, list[str]] = field(default_factory=dict)  # key -> ["docs/x.md:12"]
     excerpted_at: list[str] = field(default_factory=list)
     new: bool = False
-
-
-def natural(key: str) -> list:
-    """SWEEP.2 before SWEEP.10."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in key.split(".")]
-
-
-def flatten(value, prefix: str = "") -> dict[str, object]:
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            out.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
-        return out
-    if isinstance(value, list):
-        out = {}
-        for index, item in enumerate(value):
-            out.update(flatten(item, f"{prefix}.{index}"))
-        return out
-    return {prefix: value}
 
 
 def old_record(root: Path, rev: str, relpath: str) -> Record | None:
@@ -149,11 +130,6 @@ def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
         if result.changes or result.output_lines_changed or result.new:
             out.append(result)
     return out
-
-
-def describe(value) -> str:
-    text = repr(value) if not isinstance(value, float) else f"{value:.6g}"
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def report(diffs: list[ProofDiff], rev: str) -> str:

@@ -46,6 +46,7 @@ import statistics
 from pathlib import Path
 
 from .atomic import write_atomic
+from .datalines import flatten
 from .discovery import NAME
 from .errors import LdrError
 from .safefs import UnsafeFile, check_inside, read_bytes, read_text
@@ -63,15 +64,9 @@ def numeric(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def flat(data: dict) -> dict[str, object]:
-    from .diff import flatten
-
-    return flatten(data)
-
-
 def _samples(records: list[Record]) -> dict[str, list[float]]:
     """Per numeric key present in every good run: its values, run by run."""
-    runs = [flat(r.data) for r in records if r.ok]
+    runs = [flatten(r.data) for r in records if r.ok]
     if len(runs) < 2:
         return {}
     out = {}
