@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-RENDERER_VERSION = "3"  # bump for output changes not visible in the source (the cache also hashes it)
+from .version import RENDERER_VERSION
 
 
 def render_svg(scene: dict | str | Path, *, dark: bool = False, frame: str | None = None, palette: bool = True,
@@ -18,10 +18,8 @@ def render_svg(scene: dict | str | Path, *, dark: bool = False, frame: str | Non
     variables. ``frame`` renders one named frame only. ``source`` names the file in errors;
     ids inside the SVG are prefixed with its stem (or ``id_prefix``) so figures can share a page.
     """
-    from .render import render as _render  # imported on first use: warm builds only read the cache
+    from .render import render_svg as _render  # imported on first use: warm builds only read the cache
 
-    if isinstance(scene, Path) and source == "<scene>":
-        source = scene.name
     return _render(scene, dark=dark, frame=frame, palette=palette, source=source, id_prefix=id_prefix)
 
 

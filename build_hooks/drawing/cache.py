@@ -18,6 +18,8 @@ from build_hooks.core.cache import TextCache
 from build_hooks.core.cache import clear_memory as _clear_memory
 from build_hooks.core.safefs import read_bytes
 
+from .version import RENDERER_VERSION
+
 
 def default_dir(root: Path | None = None) -> Path:
     """``$LDR_CACHE_DIR/drawings``, else ``<project root>/.cache/ldr/drawings``."""
@@ -33,8 +35,6 @@ def default_dir(root: Path | None = None) -> Path:
 def renderer_fingerprint() -> str:
     """RENDERER_VERSION plus a hash of the renderer's own files, so any change to the code that
     draws (or to the font metrics) invalidates every cached figure without anyone bumping a number."""
-    from . import RENDERER_VERSION
-
     h = hashlib.sha256(RENDERER_VERSION.encode())
     here = Path(__file__).resolve().parent
     for f in sorted([*here.glob("*.py"), *here.glob("*.json")]):
@@ -70,7 +70,7 @@ def render_file(path: Path, *, cache_dir: Path | None = None, **opts) -> str:
     """``render_svg`` of a scene file, from the memory or disk cache when its content was seen."""
     from build_hooks.core.errors import DrawingError
 
-    from . import render_svg
+    from .render import render_svg
 
     try:
         data = read_bytes(Path(path), limit="scene")  # a FIFO or /dev/zero here: an error, not a hang

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from . import frames as fr
@@ -216,3 +217,11 @@ def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool
     return (f'<svg version="1.1" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" '
             f'width="{_f(width)}" height="{_f(height)}" class="ldr-drawing{" ldr-dark" if dark else ""}">'
             f'<defs>{"".join(defs)}</defs>{bg}{"".join(w.out)}</svg>')
+
+
+def render_svg(scene: dict | str | Path, *, dark: bool = False, frame: str | None = None, palette: bool = True,
+               source: str = "<scene>", id_prefix: str | None = None) -> str:
+    """:func:`render` naming a scene given as a path by its file name (build_hooks.drawing.render_svg)."""
+    if isinstance(scene, Path) and source == "<scene>":
+        source = scene.name
+    return render(scene, dark=dark, frame=frame, palette=palette, source=source, id_prefix=id_prefix)
