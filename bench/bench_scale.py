@@ -124,7 +124,8 @@ for i in range(6):
     print(f"step {{i}}: {{adds}} adds in 50 ms, one add every {{50000 / adds:.2f}} us")
 print(f"total wait: {{wall:.2f}} s")
 print("VALUES=" + json.dumps({{"n": adds, "rows": 6, "cols": 1, "first": 50000 / adds, "last": wall,
-                              "mean": wall / 6, "steps": [{{"i": i, "sum": adds * i, "ratio": float(i)}} for i in range(6)]}}))
+                              "mean": wall / 6,
+                              "steps": [{{"i": i, "sum": adds * i, "ratio": float(i)}} for i in range(6)]}}))
 '''
 
 OPS = ("x.t()", "x[:, ::2]", "x[1:]", "x.reshape(-1)", "x.contiguous()", "x.unsqueeze(0)",
@@ -556,7 +557,7 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
     # costs CPU); one more cold build of each side is sampled for memory.
     # Each starts its own proof host, which imports torch.
     colds_s, plain_cold = [], []
-    for i in range(colds):
+    for _ in range(colds):
         shutil.rmtree(roots["ldr"] / "proofs" / "_results", ignore_errors=True)
         cold = fresh_build(roots["ldr"], sites["ldr"])
         plain = fresh_build(roots["plain"], sites["plain"])
@@ -637,7 +638,8 @@ def report(results: dict[int, dict]) -> None:
         if r.get("instructions"):
             n = r["instructions"]
             print(f"  {'  instructions executed (callgrind)':<46} {n['ldr'] / n['plain']:6.3f}  "
-                  f"({n['ldr'] / 1e9:.2f} G vs {n['plain'] / 1e9:.2f} G)" + ("  ok" if n["ldr"] <= 1.05 * n["plain"] else "  OVER 1.05"))
+                  f"({n['ldr'] / 1e9:.2f} G vs {n['plain'] / 1e9:.2f} G)"
+                  + ("  ok" if n["ldr"] <= 1.05 * n["plain"] else "  OVER 1.05"))
         print(ratio_line("warm rebuild in one process / plain", r["inproc"]["ldr"], r["inproc"]["plain"], 1.05))
         print(ratio_line("  the same in CPU seconds", r["inproc_cpu"]["ldr"], r["inproc_cpu"]["plain"], 1.05))
         print(ratio_line("  best of each side's runs", r["inproc_best"]["ldr"], r["inproc_best"]["plain"], 1.05))
@@ -664,8 +666,8 @@ def report(results: dict[int, dict]) -> None:
             cells = [f"{c} ch: {(results[c][key]['ldr'] - results[c][key]['plain']) / c * 1000:6.0f} ms"
                      for c in sizes]
             print(f"  {label:<22} " + "   ".join(cells))
-        cells = [f"{c} ch: {(results[c]['cold_s'] - results[c]['proof_runtime_s'] - results[c]['cold_plain_s']) / c * 1000:6.0f} ms"
-                 for c in sizes]
+        beyond = {c: results[c]["cold_s"] - results[c]["proof_runtime_s"] - results[c]["cold_plain_s"] for c in sizes}
+        cells = [f"{c} ch: {beyond[c] / c * 1000:6.0f} ms" for c in sizes]
         print(f"  {'cold, beyond budget':<22} " + "   ".join(cells))
         if all(results[c]["reload"] for c in sizes):
             cells = [f"{c} ch: {(results[c]['reload']['ldr'] - results[c]['reload']['plain']) / c * 1000:6.0f} ms"

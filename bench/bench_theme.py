@@ -64,7 +64,8 @@ def _material_weight() -> int:
     except ImportError:
         return 0
     assets = Path(material.__file__).parent / "templates" / "assets"
-    picks = list((assets / "stylesheets").glob("main.*.min.css")) + list((assets / "javascripts").glob("bundle.*.min.js"))
+    picks = (list((assets / "stylesheets").glob("main.*.min.css"))
+             + list((assets / "javascripts").glob("bundle.*.min.js")))
     return sum(gz(p.read_bytes()) for p in picks)
 
 

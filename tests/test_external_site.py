@@ -211,7 +211,8 @@ def test_folders_and_the_pin_come_from_the_plugin_options(site, tmp_path):
     # `ldr` run in the site reads the same options from mkdocs.yml.
     status = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "status", "--json"], cwd=root / "docs",
                             capture_output=True, text=True, timeout=120,
-                            env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])))
+                            env=dict(os.environ,
+                                     PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])))
     assert status.returncode == 0, status.stderr
     report = json.loads(status.stdout)
     assert report["pin"] == PIN and [p["name"] for p in report["proofs"]] == ["hello"]

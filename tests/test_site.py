@@ -95,13 +95,15 @@ def test_no_page_shows_value_syntax_to_readers(built):
     root, _ = built
     literal = [f"{path.relative_to(root / 'site')}: {htmllib.unescape(m.group(0))}"
                for path in (root / "site").rglob("index.html") for m in VALUE.finditer(path.read_text())]
-    assert not literal, "values shown as text (move them out of backticks; <code>{{ x }}</code> renders):\n" + "\n".join(literal)
+    assert not literal, ("values shown as text (move them out of backticks; <code>{{ x }}</code> renders):\n"
+                         + "\n".join(literal))
 
 
 def test_every_excerpt_and_card_output_matches_the_record(built):
     root, _ = built
     html = page(root, "part-00-the-map")
-    for name, body in re.findall(r'<figure class="ldr-excerpt" data-proof="([a-z0-9_]+)"><pre><code>(.*?)</code>', html, re.S):
+    excerpts = re.findall(r'<figure class="ldr-excerpt" data-proof="([a-z0-9_]+)"><pre><code>(.*?)</code>', html, re.S)
+    for name, body in excerpts:
         stdout = json.loads((REPO / "proofs" / "_results" / f"{name}.cpu.json").read_text())["stdout"]
         for line in htmllib.unescape(body).splitlines():
             assert line in stdout, f"excerpt line of {name} not in its record: {line!r}"

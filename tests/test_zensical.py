@@ -134,11 +134,11 @@ def both_sites(tmp_path_factory):
     """This repository built by Zensical (first, so that its downloads sit in docs/) and then by
     MkDocs, from the same copy."""
     root = copy_repo(tmp_path_factory.mktemp("repo"))
-    zensical = run(["zensical", "build"], root)
-    assert zensical.returncode == 0, zensical.stdout + zensical.stderr
+    zensical_build = run(["zensical", "build"], root)
+    assert zensical_build.returncode == 0, zensical_build.stdout + zensical_build.stderr
     mkdocs = run(["mkdocs", "build", "--strict", "-d", "site-mkdocs"], root)
     assert mkdocs.returncode == 0, mkdocs.stdout + mkdocs.stderr
-    return root, root / "site", root / "site-mkdocs", zensical.stdout + zensical.stderr
+    return root, root / "site", root / "site-mkdocs", zensical_build.stdout + zensical_build.stderr
 
 
 def test_every_page_has_the_same_ldr_elements(both_sites):

@@ -98,7 +98,8 @@ def cmd_run(args, library: Library) -> int:
                 failures += 1
                 display.finished(proof.name, ("failed", "red"),
                                  f" {proof.name:<24} {result.wall_s:7.2f} s  {result.describe()}")
-                for line in (record.failure.stderr_tail if record.failure else last_lines(record.stdout, record.stderr)):
+                tail = record.failure.stderr_tail if record.failure else last_lines(record.stdout, record.stderr)
+                for line in tail:
                     display.detail((line, "dim"))  # a proof's own text: shown, never parsed
 
         for _ in range(repeat):

@@ -100,7 +100,7 @@ def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ..
         return problems
     prose = [(number, line, _URL.sub(lambda m: " " * len(m.group(0)), line) if urls else line)
              for number, line in _prose_lines(lines, directives)]
-    for index, (number, line, text) in enumerate(prose):
+    for index, (number, _line, text) in enumerate(prose):
         following = prose[index + 1] if index + 1 < len(prose) else None
         joined = text + (" " + following[2].lstrip() if following and following[0] == number + 1 else "")
         if mentions and "torch" in joined.lower():

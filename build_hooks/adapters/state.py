@@ -129,8 +129,9 @@ class LdrState:
 
     def context(self) -> Context:
         return Context(root=self.root, page=self.page, base_url=self.base_url(), layout=self.layout,
-                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report, "quoted": self.note_quote,
-                                                   "library": self.library, "pages": self.site_pages,
+                       lookup=self.records, extra={"card_href": self.card_href, "report": self.report,
+                                                   "quoted": self.note_quote, "library": self.library,
+                                                   "pages": self.site_pages,
                                                    "page_url": self.page_url})
 
     def note_quote(self, options: dict, found: Quote) -> None:

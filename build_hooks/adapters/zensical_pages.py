@@ -32,7 +32,8 @@ def site_pages(docs_dir: Path, directory_urls: bool = True) -> list[tuple[str, s
                 text = read_text(path, inside=docs_dir)
             except UnicodeDecodeError as exc:
                 raise LdrError(f"{Path(docs_dir).name}/{source}: not UTF-8 text (byte "
-                               f"{exc.object[exc.start]:#04x} at offset {exc.start}); fix: save the page as UTF-8") from None
+                               f"{exc.object[exc.start]:#04x} at offset {exc.start}); "
+                               "fix: save the page as UTF-8") from None
             pages.append((source, page_url(source, directory_urls), text))
     return pages
 

@@ -81,7 +81,8 @@ def _tokenise(expression: str) -> tuple[str, list[str]]:
             out.append(expression[i:end + 1])
             i = end + 1
             continue
-        number = _NUMBER.match(expression, i) if char.isdigit() or (char == "." and expression[i + 1:i + 2].isdigit()) else None
+        starts_number = char.isdigit() or (char == "." and expression[i + 1:i + 2].isdigit())
+        number = _NUMBER.match(expression, i) if starts_number else None
         if number and number.end() > i:
             out.append(number.group())
             i = number.end()
@@ -89,7 +90,9 @@ def _tokenise(expression: str) -> tuple[str, list[str]]:
         if char.isalpha() or char == "_":
             after_dot = "".join(out).rstrip().endswith(".")
             path = _PATH.match(expression, i)
-            if path and not after_dot and (path.end() == n or not (expression[path.end()].isalnum() or expression[path.end()] == "_")):
+            whole = path and (path.end() == n or not (expression[path.end()].isalnum()
+                                                     or expression[path.end()] == "_"))
+            if path and not after_dot and whole:
                 text = path.group()
                 if any(part.startswith("__") for part in text.split(".")):
                     raise ClaimError(f"{text!r}: a data path part cannot start with '__'")

@@ -137,7 +137,8 @@ def report(diffs: list[ProofDiff], rev: str) -> str:
         return f"Nothing moved since {rev}: every recorded value and output line is the same."
     lines = []
     for d in diffs:
-        torch = f"torch {d.old_torch} -> {d.new_torch}" if d.old_torch and d.old_torch != d.new_torch else f"torch {d.new_torch}"
+        moved = d.old_torch and d.old_torch != d.new_torch
+        torch = f"torch {d.old_torch} -> {d.new_torch}" if moved else f"torch {d.new_torch}"
         head = f"{d.proof} ({d.device_class}, {torch})"
         if d.new:
             lines.append(f"{head}: new record, {len(d.changes)} value(s)")

@@ -61,7 +61,8 @@ def downloads(root: Path, proofs: dict[str, Proof],
     drawings_dir = Path(drawings_dir) if drawings_dir is not None else root / "drawings"
     out: dict[str, Path | bytes] = {}
     helpers = {name for proof in proofs.values() for name, _ in proof.helpers}
-    for path in _files(root, proofs_dir, "*.py", refused, lambda path: not path.name.startswith("_") or path.name in helpers):
+    for path in _files(root, proofs_dir, "*.py", refused,
+                       lambda path: not path.name.startswith("_") or path.name in helpers):
         out[f"proofs/{path.name}"] = path
     for proof in proofs.values():
         record = None

@@ -116,7 +116,7 @@ def neutral(text: str, folders: list[tuple[str, str]]) -> str:
         if len(folder) < 2 or folder not in text:
             continue
         pattern = re.compile(r"(?<![\w.~/-])" + re.escape(folder) + r"(/|(?![\w.-]))")
-        text = pattern.sub(lambda m: form + m.group(1) if form else ("" if m.group(1) else "."), text)
+        text = pattern.sub(lambda m, form=form: form + m.group(1) if form else ("" if m.group(1) else "."), text)
     return text
 
 
@@ -306,19 +306,18 @@ class Runner:
         results: dict[str, RunResult] = {}
         running: dict[int, tuple[Job, float]] = {}  # id -> job, the latest moment its reply is due
         try:
+            def fill(pending: list[Job], width: int) -> None:
+                while pending and len(running) < width:
+                    job = pending.pop(0)
+                    if on_start:
+                        on_start(job)
+                    due = time.monotonic() + job.timeout + DUMP_WAIT + GRACE + SLACK
+                    running[self._submit(job)] = (job, due)
+
             for wave, width in waves:
                 pending = list(wave)
-
-                def fill() -> None:
-                    while pending and len(running) < width:
-                        job = pending.pop(0)
-                        if on_start:
-                            on_start(job)
-                        due = time.monotonic() + job.timeout + DUMP_WAIT + GRACE + SLACK
-                        running[self._submit(job)] = (job, due)
-
                 while pending or running:
-                    fill()
+                    fill(pending, width)
                     soonest = min(due for _, due in running.values())
                     line = self._readline(max(0.0, soonest - time.monotonic()))
                     if not line:
@@ -330,7 +329,7 @@ class Runner:
                                        f"{reply.get('id')!r}) while running {self._names(running)}")
                     job, _ = running.pop(reply["id"])
                     result = results[job.name] = self._result(job, reply)
-                    fill()  # the next proof starts while this one's record is written
+                    fill(pending, width)  # the next proof starts while this one's record is written
                     if on_done:
                         on_done(result)
         except HostSilent:

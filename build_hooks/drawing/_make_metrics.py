@@ -38,7 +38,7 @@ def advances(files: list[str]) -> tuple[int, dict[str, int]]:
 
 def main() -> None:
     out = {}
-    for fid, fam in FAMILIES.items():
+    for fam in FAMILIES.values():
         if not fam.files:
             continue
         upm, widths = advances([f for f, _ in fam.files])

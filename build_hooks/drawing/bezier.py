@@ -169,7 +169,8 @@ def curve_to_bezier(pts: list[Point], tightness: float = 0) -> list[Point]:
     while i + 2 < len(p):
         c = p[i]
         out.append((c[0] + (s * p[i + 1][0] - s * p[i - 1][0]) / 6, c[1] + (s * p[i + 1][1] - s * p[i - 1][1]) / 6))
-        out.append((p[i + 1][0] + (s * p[i][0] - s * p[i + 2][0]) / 6, p[i + 1][1] + (s * p[i][1] - s * p[i + 2][1]) / 6))
+        out.append((p[i + 1][0] + (s * p[i][0] - s * p[i + 2][0]) / 6,
+                    p[i + 1][1] + (s * p[i][1] - s * p[i + 2][1]) / 6))
         out.append(p[i + 1])
         i += 1
     return out

@@ -79,7 +79,8 @@ def render_fence(options: dict, ctx) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(src).with_suffix("").as_posix()).strip("-")
     ident = f"{stem}-{re.sub(r'[^A-Za-z0-9_-]+', '-', frame).strip('-')}" if frame else stem
     try:
-        svg = render_file(path, cache_dir=default_dir(ctx.root), frame=frame, source=f"drawings/{src}", id_prefix=f"{ident}-")
+        svg = render_file(path, cache_dir=default_dir(ctx.root), frame=frame, source=f"drawings/{src}",
+                          id_prefix=f"{ident}-")
     except DrawingError as exc:
         raise DirectiveError(f"figure: {exc}") from exc
     alt = options.get("alt") or _scene_text(path, ctx.folders.drawings) or f"Drawing {src}"

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-LATIN = "U+0000-00FF, U+0131, U+0152-0153, U+02BB-02BC, U+02C6, U+02DA, U+02DC, U+0304, U+0308, U+2000-206F, U+20AC, U+2122, U+2191, U+2193, U+2212"
+LATIN = ("U+0000-00FF, U+0131, U+0152-0153, U+02BB-02BC, U+02C6, U+02DA, U+02DC, U+0304, U+0308, U+2000-206F, "
+         "U+20AC, U+2122, U+2191, U+2193, U+2212")
 LATIN_EXT = "U+0100-02AF, U+1E00-1E9F, U+1EF2-1EFF, U+20A0-20AB, U+20AD-20C0, U+2113, U+2C60-2C7F, U+A720-A7FF"
-SYMBOLS = "U+02C7, U+02D8-02D9, U+02DB, U+02DD, U+0302, U+0306-0307, U+030A-030C, U+0315, U+0326-0328, U+2190, U+2192, U+2200, U+2203-2204, U+2211, U+2264-2265, U+212E, U+FB01-FB02"
+SYMBOLS = ("U+02C7, U+02D8-02D9, U+02DB, U+02DD, U+0302, U+0306-0307, U+030A-030C, U+0315, U+0326-0328, U+2190, "
+           "U+2192, U+2200, U+2203-2204, U+2211, U+2264-2265, U+212E, U+FB01-FB02")
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,8 @@ class Family:
 
 FAMILIES: dict[int, Family] = {
     1: Family(1, "Virgil", 1000, 886, -374, 1.25, (("Virgil.woff2", None),)),
-    2: Family(2, "Helvetica", 2048, 1577, -471, 1.15, (), ("Liberation Sans", "Arial", "Segoe UI Emoji"), "Liberation Sans"),
+    2: Family(2, "Helvetica", 2048, 1577, -471, 1.15, (), ("Liberation Sans", "Arial", "Segoe UI Emoji"), "Liberation "
+                                                                                                          "Sans"),
     3: Family(3, "Cascadia", 2048, 1900, -480, 1.2, (("CascadiaCode.woff2", None),)),
     5: Family(5, "Excalifont", 1000, 886, -374, 1.25, (
         ("Excalifont-latin.woff2", LATIN),

@@ -45,7 +45,8 @@ def load(scene: dict | str | Path, source: str = "<scene>") -> dict:
         except OSError as exc:
             raise DrawingError(f"{source}: cannot read the drawing ({exc.strerror}); check the path") from exc
         except UnicodeDecodeError as exc:
-            raise DrawingError(f"{source}: not UTF-8 text (byte {exc.start}); re-save the file from Excalidraw") from exc
+            raise DrawingError(f"{source}: not UTF-8 text (byte {exc.start}); "
+                               "re-save the file from Excalidraw") from exc
     else:
         text = scene
     try:

@@ -164,7 +164,8 @@ def _ellipse_points(inc: float, cx: float, cy: float, rx: float, ry: float, off:
     return allp, core
 
 
-def ellipse_with_params(x: float, y: float, o: Options, params: tuple[float, float, float]) -> tuple[OpSet, list[Point]]:
+def ellipse_with_params(x: float, y: float, o: Options,
+                        params: tuple[float, float, float]) -> tuple[OpSet, list[Point]]:
     inc, rx, ry = params
     ap1, cp1 = _ellipse_points(inc, x, y, rx, ry, 1, inc * offset(0.1, offset(0.4, 1, o), o), o)
     ops = _curve(ap1, o)

@@ -64,15 +64,18 @@ def drawable_svg(d: Drawable, pal: Palette, group_attrs: str = "", opacity: floa
             dash = ""
             if o.strokeLineDash:
                 dash = f' stroke-dasharray="{" ".join(num(v, 6) for v in o.strokeLineDash)}"'
-            out.append(f'<path d="{path}"{paint_attrs(pal, stroke=o.stroke, opacity=opacity)} stroke-width="{num(o.strokeWidth, 6)}" '
+            out.append(f'<path d="{path}"{paint_attrs(pal, stroke=o.stroke, opacity=opacity)} '
+                       f'stroke-width="{num(o.strokeWidth, 6)}" '
                        f'fill="none"{dash}></path>')
         elif s.type == "fillPath":
             rule = ' fill-rule="evenodd"' if d.shape in ("curve", "polygon") else ""
-            out.append(f'<path d="{path}" stroke="none" stroke-width="0"{paint_attrs(pal, fill=o.fill or "", opacity=opacity)}{rule}>'
+            out.append(f'<path d="{path}" stroke="none" '
+                       f'stroke-width="0"{paint_attrs(pal, fill=o.fill or "", opacity=opacity)}{rule}>'
                        "</path>")
         elif s.type == "fillSketch":
             weight = o.fillWeight if o.fillWeight >= 0 else o.strokeWidth / 2
-            out.append(f'<path d="{path}"{paint_attrs(pal, stroke=o.fill or "", opacity=opacity)} stroke-width="{num(weight, 6)}" '
+            out.append(f'<path d="{path}"{paint_attrs(pal, stroke=o.fill or "", opacity=opacity)} '
+                       f'stroke-width="{num(weight, 6)}" '
                        'fill="none"></path>')
     out.append("</g>")
     return "".join(out)

@@ -9,7 +9,8 @@ from xml.sax.saxutils import escape
 from .fonts import Family, advance, family, vertical_offset
 
 BOUND_TEXT_PADDING = 5  # Excalidraw's BOUND_TEXT_PADDING
-RTL = __import__("re").compile(r"^[^A-Za-z\u00C0-\u02B8\u0300-\u0590\u0800-\u1FFF\u2C00-\uFB1C\uFDFE-\uFE6F\uFEFD-\uFFFF]*"
+RTL = __import__("re").compile(r"^[^A-Za-z\u00C0-\u02B8\u0300-\u0590\u0800-\u1FFF"
+                               r"\u2C00-\uFB1C\uFDFE-\uFE6F\uFEFD-\uFFFF]*"
                                r"[\u0591-\u07FF\uFB1D-\uFDFD\uFE70-\uFEFC]")
 
 

@@ -1,1 +1,2 @@
-"""Renderers of this series' own widgets (depth meter, reading lines, robot check, instruments); their CSS and JS live in theme/."""
+"""Renderers of this series' own widgets (depth meter, reading lines, robot check, instruments);
+their CSS and JS live in theme/."""

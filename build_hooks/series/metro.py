@@ -61,20 +61,23 @@ def render_map(doc: dict, link) -> str:
     for i, line in enumerate(lines):  # tracks
         ys = [sy(s) for s in line["stops"]]
         out.append(f'<line class="ldr-metro__track ldr-metro--{esc(str(line.get("colour", f"line-{i + 1}")))}" '
-                   f'data-line="{esc(str(line["id"]))}" x1="{lane_x[i]}" x2="{lane_x[i]}" y1="{min(ys)}" y2="{max(ys)}"/>')
+                   f'data-line="{esc(str(line["id"]))}" x1="{lane_x[i]}" x2="{lane_x[i]}" y1="{min(ys)}" '
+                   f'y2="{max(ys)}"/>')
     for p in parts:
         n, y = p["n"], sy(p["n"])
         serving = [i for i, line in enumerate(lines) if n in line["stops"]]
         marks = ""
         if len(serving) > 1:
             x0, x1 = lane_x[min(serving)], lane_x[max(serving)]
-            marks = f'<rect class="ldr-metro__interchange" x="{x0 - 8}" y="{y - 8}" width="{x1 - x0 + 16}" height="16" rx="8"/>'
+            marks = (f'<rect class="ldr-metro__interchange" x="{x0 - 8}" y="{y - 8}" width="{x1 - x0 + 16}" '
+                     'height="16" rx="8"/>')
         marks += "".join(f'<circle class="ldr-metro__stop" cx="{lane_x[i]}" cy="{y}" r="4.5"/>' for i in serving)
         names = ", ".join(str(lines[i]["name"]) for i in serving) or "no reading line"
         out.append(
             f'<a class="ldr-metro__station" xlink:href="{esc(link(p["page"]), quote=True)}" data-part="{n}">'
             f'<title>Part {n}: {esc(str(p["title"]))}. On {esc(names)}.</title>{marks}'
-            f'<text x="{label_x}" y="{y + 5}"><tspan class="ldr-metro__num">{n:02d}</tspan> {esc(str(p["title"]))}</text></a>')
+            f'<text x="{label_x}" y="{y + 5}"><tspan class="ldr-metro__num">'
+            f'{n:02d}</tspan> {esc(str(p["title"]))}</text></a>')
     out.append("</svg>")
     return "".join(out)
 
@@ -84,8 +87,10 @@ def render_legend(doc: dict) -> str:
     items = []
     for i, line in enumerate(doc["lines"]):
         stops = " → ".join(f"{s:02d} {titles[s]}" for s in line["stops"])
-        items.append(f'<li class="ldr-metro--{esc(str(line.get("colour", f"line-{i + 1}")))}" data-line="{esc(str(line["id"]))}">'
-                     f'<span class="ldr-metro__swatch" aria-hidden="true"></span><strong>{esc(str(line["name"]))}</strong> '
+        items.append(f'<li class="ldr-metro--{esc(str(line.get("colour", f"line-{i + 1}")))}" '
+                     f'data-line="{esc(str(line["id"]))}">'
+                     '<span class="ldr-metro__swatch" aria-hidden="true"></span><strong>'
+                     f'{esc(str(line["name"]))}</strong> '
                      f'<span class="ldr-metro__for">{esc(str(line.get("for", "")))}</span>'
                      f'<span class="ldr-sr-only"> Stops: {esc(stops)}.</span></li>')
     return f'<ul class="ldr-metro__legend">{"".join(items)}</ul>'

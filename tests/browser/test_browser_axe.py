@@ -31,7 +31,8 @@ RUN = """async ([ours, tags]) => {
   for (const v of result.violations) for (const n of v.nodes) {
     // no element reference (a frame) counts as ours: nothing is waved through unseen
     // prose links are ours too: the series' palette (theme/assets/ldr.css) sets their colour
-    const mine = !n.element || !!n.element.closest(ours) || (v.id === "link-in-text-block" && !!n.element.closest(".md-content"));
+    const mine = !n.element || !!n.element.closest(ours)
+                 || (v.id === "link-in-text-block" && !!n.element.closest(".md-content"));
     found.push({rule: v.id, ours: mine, target: n.target.join(" "), html: n.html.slice(0, 160),
                 why: (n.failureSummary || "").split("\\n").slice(1, 2).join("").trim()});
   }
@@ -90,7 +91,8 @@ def test_the_filter_sees_ours_and_leaves_the_theme_out(project_site, open_page):
     """An image without alt text inside an ldr- element is reported; one in the theme's header is not."""
     page, watch = open_page(project_site.url("part-00-the-map/"))
     page.evaluate("""() => {
-      const img = () => Object.assign(document.createElement("img"), {src: "data:image/gif;base64,R0lGODlhAQABAAAAACw=", width: 20, height: 20});
+      const img = () => Object.assign(document.createElement("img"),
+                                      {src: "data:image/gif;base64,R0lGODlhAQABAAAAACw=", width: 20, height: 20});
       document.querySelector(".ldr-instrument").appendChild(img()).setAttribute("data-probe", "ours");
       document.querySelector(".md-header").appendChild(img()).setAttribute("data-probe", "theirs");
     }""")

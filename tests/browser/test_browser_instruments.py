@@ -80,7 +80,8 @@ def test_toll_meter(part0):
         close_text(shown["us"][1], point["us"])
         close_text(shown["fixed_share"][1], 100 * min(1, small / point["us"]))
         close_text(shown["ops_per_s"][1], 1e6 / point["us"])
-        current = part0.eval_on_selector_all(f"{root('toll-meter')} .ldr-mark--current", "els => els.map(e => e.dataset.i)")
+        current = part0.eval_on_selector_all(f"{root('toll-meter')} .ldr-mark--current", "els => els.map(e => "
+                                                                                         "e.dataset.i)")
         assert current == [str(i)]
     # the pointer picks the nearest size too
     box = part0.locator(f"{root('toll-meter')} .ldr-mark[data-i='3']").bounding_box()
@@ -127,7 +128,8 @@ def test_two_clocks_cpu_record_shows_one_step_on_one_clock(part0):
 
 def test_two_clocks_with_an_accelerator_record(fixture_site, open_page):
     page, watch = open_page(fixture_site.url("part-00-the-map/"))
-    page.wait_for_function("() => document.querySelector('.ldr-instrument[data-instrument=two-clocks][data-ldr-ready]')")
+    page.wait_for_function("() => document.querySelector("
+                           "'.ldr-instrument[data-instrument=two-clocks][data-ldr-ready]')")
     assert "Only a CPU record" not in page.text_content(root("two-clocks"))
     assert embedded(page, "two-clocks")["data"] == fixture_record("two_clocks", "cuda")
     check_two_clocks(page, fixture_record("two_clocks", "cuda"), clocks=2)

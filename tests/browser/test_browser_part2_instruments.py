@@ -71,7 +71,8 @@ def test_every_op_and_write_reads_out_its_recorded_row(part2):
         choose(part2, row["op"], row["write"])
         shown = readout(part2)
         assert shown["node"][1] == row["node"]
-        assert int(shown["a_version"][0]) == row["versions"]["a"] and int(shown["out_version"][0]) == row["versions"]["out"]
+        assert int(shown["a_version"][0]) == row["versions"]["a"]
+        assert int(shown["out_version"][0]) == row["versions"]["out"]
         assert int(shown["saved"][0]) == len(row["saved"])
         for slot in row["saved"]:
             held = "a" if slot["holds"] == "input" else "out"
@@ -86,13 +87,15 @@ def test_every_op_and_write_reads_out_its_recorded_row(part2):
             assert shown[f"{tensor}_kept"][1] == ("saved by the node" if kept else "not saved")
         code = part2.text_content(f"{LAB} .ldr-lab__program")
         assert code.startswith("a = x * 1; out = ") and code.endswith("out.sum().backward()")
-        assert ("a.add_(1)" in code) == (row["write"] == "input") and ("out.add_(1)" in code) == (row["write"] == "output")
+        assert ("a.add_(1)" in code) == (row["write"] == "input")
+        assert ("out.add_(1)" in code) == (row["write"] == "output")
 
 
 def test_the_puzzle_case_fails_and_its_mirror_runs(part2):
     choose(part2, "sigmoid", "output")
     shown = readout(part2)
-    assert shown["verdict"][0] == "error" and "output 0 of Sigmoid, is at version 1; expected version 0" in shown["verdict"][1]
+    assert shown["verdict"][0] == "error"
+    assert "output 0 of Sigmoid, is at version 1; expected version 0" in shown["verdict"][1]
     assert shown["out_version"][1] == "1" and "saved at version 0" in shown["saved"][1]
     choose(part2, "sigmoid", "input")
     assert readout(part2)["verdict"][0] == "ran"
@@ -122,7 +125,8 @@ def seq_text(seq: int) -> str:
 
 def stepper_state(page) -> dict:
     shown = readout_of(page, STEPPER)
-    marks = page.eval_on_selector_all(f"{STEPPER} .ldr-mark", "ms => ms.map(m => [+m.dataset.step, Array.from(m.classList)])")
+    marks = page.eval_on_selector_all(f"{STEPPER} .ldr-mark", "ms => ms.map(m => [+m.dataset.step, "
+                                                              "Array.from(m.classList)])")
     return {"shown": shown, "marks": dict((k, c) for k, c in marks)}
 
 
@@ -137,7 +141,8 @@ def check_step(page, rows: list[dict], k: int):
     row = rows[k]
     assert state["shown"]["step"][1] == f"{k + 1} of {len(rows)}"
     assert state["shown"]["name"][1] == row["name"] and state["shown"]["seq"][1] == seq_text(row["seq"])
-    assert state["shown"]["ready"][1] == ", ".join(f'{rows[s]["name"]} ({seq_text(rows[s]["seq"])})' for s in row["ready"])
+    ready = ", ".join(f'{rows[s]["name"]} ({seq_text(rows[s]["seq"])})' for s in row["ready"])
+    assert state["shown"]["ready"][1] == ready
     for j, classes in state["marks"].items():
         assert ("ldr-mark--current" in classes) == (j == k)
         assert ("ldr-mark--visited" in classes) == (j < k)
@@ -181,7 +186,8 @@ def test_without_javascript_the_fallback_is_complete(project_site, open_page):
     assert [cells[3:5] for _, _, cells in table] == [[str(r["versions"]["a"]), str(r["versions"]["out"])] for r in rows]
     order = record("engine_order")["ORDER"]
     assert page.locator(f"{STEPPER} .ldr-mark").count() == len(order) and not page.is_visible(f"{STEPPER} .ldr-buttons")
-    steps = page.eval_on_selector_all(f"{STEPPER} tbody tr", "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))")
+    steps = page.eval_on_selector_all(f"{STEPPER} tbody tr", "rs => rs.map(r => Array.from(r.cells).map(c => "
+                                                             "c.textContent))")
     assert [cells[1] for cells in steps] == [r["name"] for r in order]
     assert [cells[3] for cells in steps] == [", ".join(f'{order[s]["name"]} ({seq_text(order[s]["seq"])})'
                                                        for s in r["ready"]) for r in order]
@@ -189,7 +195,8 @@ def test_without_javascript_the_fallback_is_complete(project_site, open_page):
 
 CONTRAST = """root => {
   const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
-  const lum = c => { const v = c.slice(0, 3).map(x => { x /= 255; return x <= .03928 ? x / 12.92 : Math.pow((x + .055) / 1.055, 2.4); });
+  const lum = c => { const v = c.slice(0, 3).map(x => {
+                       x /= 255; return x <= .03928 ? x / 12.92 : Math.pow((x + .055) / 1.055, 2.4); });
                      return .2126 * v[0] + .7152 * v[1] + .0722 * v[2]; };
   const ground = e => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
                         if (c.length === 3 || c[3] > 0) return c; } return [255, 255, 255]; };
@@ -197,8 +204,8 @@ CONTRAST = """root => {
   root.querySelectorAll('output, code, legend, label, .ldr-lab__role, .ldr-instrument__lead, td').forEach(e => {
     if (!e.textContent.trim() || !e.getClientRects().length) return;
     const a = lum(rgb(getComputedStyle(e).color)), b = lum(ground(e));
-    out.push([e.className || e.tagName, e.textContent.trim().slice(0, 20), (Math.max(a, b) + .05) / (Math.min(a, b) + .05),
-              parseFloat(getComputedStyle(e).fontSize)]);
+    out.push([e.className || e.tagName, e.textContent.trim().slice(0, 20),
+              (Math.max(a, b) + .05) / (Math.min(a, b) + .05), parseFloat(getComputedStyle(e).fontSize)]);
   });
   return out;
 }"""
@@ -235,10 +242,12 @@ def test_a_phone_shows_it_without_sideways_page_scroll(project_site, open_page):
         assert inner["x"] >= box["x"] - 1 and inner["x"] + inner["width"] <= box["x"] + box["width"] + 1, sel
     box = page.locator(STEPPER).bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    scroll = page.eval_on_selector(f"{STEPPER} .ldr-figure", "e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).overflowX]")
+    scroll = page.eval_on_selector(f"{STEPPER} .ldr-figure", "e => [e.scrollWidth, e.clientWidth, "
+                                                             "getComputedStyle(e).overflowX]")
     assert scroll[0] <= scroll[1] or scroll[2] == "auto"  # the graph scrolls inside its own box if it must
     sizes = page.eval_on_selector_all(f"{LAB} *",
-                                      "els => els.filter(e => e.childNodes.length && Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()) && e.getClientRects().length)"
+                                      "els => els.filter(e => e.childNodes.length && Array.from(e.childNodes).some(n "
+                                      "=> n.nodeType === 3 && n.textContent.trim()) && e.getClientRects().length)"
                                       ".map(e => parseFloat(getComputedStyle(e).fontSize))")
     assert sizes and min(sizes) >= 11
     watch.check()

@@ -272,7 +272,8 @@ def test_each_part_ends_with_a_link_to_the_next(project_site, open_page):
                            " && document.querySelector('.ldr-next-part__title').textContent === 'Part 2: Autograd'")
     assert page.evaluate("() => window.__ldrSamePage === true"), "navigation was not instant"
     # the swapped page's drawings open full screen too
-    page.wait_for_function("() => document.querySelectorAll('figure.ldr-figure[data-ldr-ready] button.ldr-figure-open').length"
+    page.wait_for_function("() => document.querySelectorAll("
+                           "'figure.ldr-figure[data-ldr-ready] button.ldr-figure-open').length"
                            " === document.querySelectorAll('figure.ldr-figure svg.ldr-drawing').length")
     page.locator("#figure-part1-transpose button.ldr-figure-open").click()
     page.locator("dialog.ldr-zoom[open] svg.ldr-drawing").wait_for()

@@ -34,7 +34,8 @@ def overlaps(a, b) -> bool:
 def test_copy_button_never_covers_the_first_line_of_an_excerpt(project_site, open_page, width):
     for path in PAGES:
         page, watch = open_page(project_site.url(path), width=width)
-        page.wait_for_function("() => document.querySelector('.ldr-excerpt pre .md-code__nav, .ldr-excerpt pre .md-clipboard')")
+        page.wait_for_function("() => document.querySelector("
+                               "'.ldr-excerpt pre .md-code__nav, .ldr-excerpt pre .md-clipboard')")
         blocks = page.evaluate(FIRST_LINES)
         assert len(blocks) >= 5 and None not in blocks, (path, blocks)  # every excerpt has its button
         covered = [b for b in blocks if overlaps(b["line"], b["button"])]
@@ -94,7 +95,8 @@ def instrument_texts(page) -> list[str]:
     """Every text an instrument shows or names: drawings, tooltips, readouts, leads, labels."""
     return page.evaluate("""() => Array.from(document.querySelectorAll('.ldr-instrument')).flatMap(root => {
       const out = [];
-      root.querySelectorAll('text, title, output, p:not(.ldr-provenance), td, dd, button, li').forEach(e => out.push(e.textContent));
+      root.querySelectorAll('text, title, output, p:not(.ldr-provenance), td, dd, button, li')
+        .forEach(e => out.push(e.textContent));
       root.querySelectorAll('[aria-label], [aria-valuetext]').forEach(e =>
         out.push(e.getAttribute('aria-label') || '', e.getAttribute('aria-valuetext') || ''));
       return out;
@@ -116,7 +118,8 @@ def test_instruments_group_thousands_and_count_in_the_singular(project_site, ope
             page.keyboard.press("Home")
             texts += instrument_texts(page)
         assert len(texts) > 50
-        assert not [t for t in texts if UNGROUPED.search(t)], [UNGROUPED.search(t)[0] for t in texts if UNGROUPED.search(t)]
+        ungrouped = [UNGROUPED.search(t)[0] for t in texts if UNGROUPED.search(t)]
+        assert not ungrouped, ungrouped
         assert not [t for t in texts if WRONG_PLURAL.search(t)], [t for t in texts if WRONG_PLURAL.search(t)]
         watch.check()
         page.context.close()
@@ -124,7 +127,8 @@ def test_instruments_group_thousands_and_count_in_the_singular(project_site, ope
 
 def test_tooltips_and_labels_say_one_element(project_site, open_page):
     page, watch = open_page(project_site.url("part-00-the-map/"))
-    page.wait_for_function("() => document.querySelector('.ldr-instrument[data-instrument=toll-meter][data-ldr-ready]')")
+    page.wait_for_function("() => document.querySelector("
+                           "'.ldr-instrument[data-instrument=toll-meter][data-ldr-ready]')")
     base = ".ldr-instrument[data-instrument='toll-meter']"
     first = page.text_content(f"{base} circle.ldr-mark[data-i='0'] title")
     assert first.startswith("1 element: ") and first.endswith(" µs")

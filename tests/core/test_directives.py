@@ -79,7 +79,8 @@ def test_card_parts(toll, md):
     assert ('<details class="ldr-proof__source"><summary>Source: <code>proofs/toll.py</code> · '
             f'{lines} lines</summary>') in html
     assert '<a class="ldr-proof__download" href="proofs/toll.py" download="toll.py">Download and run it</a>' in html
-    assert re.search(r'<p class="ldr-proof__provenance">torch ' + re.escape(PIN) + r' · <span class="ldr-proof__device">cpu: .+'
+    assert re.search(r'<p class="ldr-proof__provenance">torch ' + re.escape(PIN)
+                     + r' · <span class="ldr-proof__device">cpu: .+'
                      r'</span> · Python 3\.\d+\.\d+ · Linux \w+ · measured <time datetime="\d{4}-\d\d-\d\d">', html)
     assert "ldr-proof__notice" not in html
 

@@ -226,7 +226,8 @@ def test_corrections_fence_rejects_bad_entries(md, project):
 def test_sections_name_headings_as_the_toc_anchors_them():
     from build_hooks.core.locate import section_at, sections
 
-    text = ("---\ntitle: T\n---\n# Part `one`: the map\n\nintro {{ a.B }}\n\n## Ideas\n\n```python\n# not a heading\n```\n"
+    text = ("---\ntitle: T\n---\n# Part `one`: the map\n\nintro {{ a.B }}\n\n"
+            "## Ideas\n\n```python\n# not a heading\n```\n"
             "## Ideas\n\n### Own {#custom-id}\n\nbody\n")
     found = sections(text)
     assert [(s.line, s.title, s.anchor) for s in found] == [

@@ -116,6 +116,7 @@ def test_recorded_accelerator_result_is_shown_with_its_provenance(project, md, m
     md.state.begin_build()
     html = card(md, "clocks")
     assert 'data-device="cuda"' in html and "answer on the GPU: 43" in html
-    assert f'<p class="ldr-proof__provenance">Measured on NVIDIA H200: torch {PIN} · <span class="ldr-proof__device">NVIDIA H200' in html
+    assert (f'<p class="ldr-proof__provenance">Measured on NVIDIA H200: torch {PIN} · '
+            '<span class="ldr-proof__device">NVIDIA H200') in html
     assert "<summary>Also measured on the CPU</summary>" in html and "Not yet measured" not in html
     assert ">43<" in md("{{ clocks.DATA.answer }}\n") and ">42<" in md("{{ clocks@cpu.DATA.answer }}\n")

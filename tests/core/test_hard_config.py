@@ -35,7 +35,8 @@ def test_a_symlink_to_dev_zero_in_place_of_requirements_is_bounded(project):
 
 def test_a_data_line_nested_past_any_parser_is_a_problem_not_a_crash(project):
     deep = 100_000
-    project.proof("deep", f'print("shown")\nprint("X=" + "[" * {deep} + "]" * {deep})\nprint("Y=[" + "[" * 70 + "]" * 70 + "]")\n')
+    project.proof("deep", f'print("shown")\nprint("X=" + "[" * {deep} + "]" * {deep})\n'
+                          'print("Y=[" + "[" * 70 + "]" * 70 + "]")\n')
     result = ldr(project, "run", "deep")
     assert "Traceback" not in result.stderr, result.stderr[-2000:]
     status = ldr(project, "status")

@@ -112,7 +112,8 @@ def test_yaml_nested_past_the_bound_is_refused_and_a_data_file_alias_too(project
     project.page("index.md", f"# P\n\n```claim\nproof: a\ncheck: TOLL.small_us > 0\nsay: {deep}\n```\n")
     out = mkdocs(project.root, env, "--strict")
     no_traceback(out)
-    assert out.returncode == 1 and "the claim fence body is not valid YAML: line 3: nested more than 64 deep" in out.stderr
+    assert out.returncode == 1
+    assert "the claim fence body is not valid YAML: line 3: nested more than 64 deep" in out.stderr
 
     project.page("index.md", "# P\n\n{{ a.TOLL.small_us }}\n")
     (project.root / "data").mkdir()

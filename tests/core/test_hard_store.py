@@ -145,12 +145,14 @@ def test_a_foreign_marker_is_parsed_not_compared_as_text(project, tmp_path):
     marker.write_text("[" * 60_000)  # nested past the parser's depth
     out = project.ldr("status", "--json")
     no_traceback(out)
-    assert [r["state"] for r in json.loads(out.stdout)["proofs"][0]["records"] if r["device_class"] == "cuda"] == ["stale"]
+    records = json.loads(out.stdout)["proofs"][0]["records"]
+    assert [r["state"] for r in records if r["device_class"] == "cuda"] == ["stale"]
     os.unlink(marker)
     os.mkfifo(marker)  # a FIFO marker is refused, never waited on
     out = project.ldr("status", "--json")
     no_traceback(out)
-    assert [r["state"] for r in json.loads(out.stdout)["proofs"][0]["records"] if r["device_class"] == "cuda"] == ["stale"]
+    records = json.loads(out.stdout)["proofs"][0]["records"]
+    assert [r["state"] for r in records if r["device_class"] == "cuda"] == ["stale"]
     # and a merge replaces it (never writes into it, which would wait for a reader)
     record(project, "a", device="cuda", torch="2.11.0", measured_at="2026-11-09T00:00:00Z", folder=tmp_path / "gpu2")
     merged = project.ldr("merge", str(tmp_path / "gpu2"))
@@ -176,7 +178,8 @@ def test_a_shard_made_with_other_helpers_is_refused_naming_the_helper(project, t
     out = project.ldr("merge", str(shard))
     no_traceback(out)
     assert out.returncode == 1
-    assert "proof a was recorded with another version of its helpers: proofs/_common.py (sha256 000000000000 there" in out.stdout
+    assert ("proof a was recorded with another version of its helpers: "
+            "proofs/_common.py (sha256 000000000000 there") in out.stdout
     assert "0 record(s) brought home, 1 refused" in out.stdout
     assert snapshot(results(project)) == before  # the fresh record is kept, not lost
 

@@ -136,7 +136,8 @@ def test_a_stale_record_is_named_with_its_reason_and_a_failed_one_with_its_end(s
 def test_exercises_keep_the_authors_words_and_add_the_proofs_without_text(site):
     assert site.build().returncode == 0
     html = site.html("part")
-    items = re.findall(r'<li class="ldr-exercise" id="exercise-([a-z0-9_]+)" data-proof="[a-z0-9_]+">(.*?)</li>', html, re.S)
+    items = re.findall(r'<li class="ldr-exercise" id="exercise-([a-z0-9_]+)" data-proof="[a-z0-9_]+">(.*?)</li>',
+                       html, re.S)
     assert [name for name, _ in items] == ["toll", "bits"]  # the author's first, then the page's order
     toll, bits = items[0][1], items[1][1]
     assert toll.startswith('\n<p><strong>The toll.</strong> Predict the time, then run '

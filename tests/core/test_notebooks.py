@@ -150,7 +150,8 @@ def test_a_failed_or_stale_record_says_so_and_a_failed_one_shows_no_output():
 
 
 def test_setup_cells_merge_and_a_lone_line_joins_the_next_cell():
-    code = 'import json\n\nimport torch\n\nPROOF = {}\n\nx = torch.ones(2)\n\nprint(x)\n\ndef f():\n    return 1\n\nprint(f())\n'
+    code = ('import json\n\nimport torch\n\nPROOF = {}\n\nx = torch.ones(2)\n\nprint(x)\n\n'
+            'def f():\n    return 1\n\nprint(f())\n')
     assert code_cells(code) == [("code", "import json\n\nimport torch\n\nPROOF = {}"),
                                 ("code", "x = torch.ones(2)\n\nprint(x)"),
                                 ("code", "def f():\n    return 1"), ("code", "print(f())")]

@@ -107,7 +107,8 @@ def test_a_quote_whose_pattern_is_gone_fails_a_strict_build_naming_page_line_and
         """)
     again = build(project, {"PYTHONPATH": str(kept)})
     assert again.returncode == 0, again.stderr
-    assert "grad.mm(mat2.t())" in project.html() and "/blob/v2.99.0/tools/autograd/derivatives.yaml#L1-L2" in project.html()
+    html = project.html()
+    assert "grad.mm(mat2.t())" in html and "/blob/v2.99.0/tools/autograd/derivatives.yaml#L1-L2" in html
 
 
 def test_a_quote_read_from_a_torch_other_than_the_pin_fails(project, tmp_path):
@@ -131,7 +132,8 @@ def test_bad_options_name_the_fix(project):
 
 
 def test_repository_paths_of_installed_files():
-    assert repo_path("torchgen/packaged/ATen/native/native_functions.yaml") == "aten/src/ATen/native/native_functions.yaml"
+    assert (repo_path("torchgen/packaged/ATen/native/native_functions.yaml")
+            == "aten/src/ATen/native/native_functions.yaml")
     assert repo_path("torchgen/packaged/autograd/derivatives.yaml") == "tools/autograd/derivatives.yaml"
     assert repo_path("torch/include/c10/core/DispatchKey.h") == "c10/core/DispatchKey.h"
     assert repo_path("torch/include/ATen/core/Tensor.h") == "aten/src/ATen/core/Tensor.h"
@@ -139,14 +141,16 @@ def test_repository_paths_of_installed_files():
     assert repo_path("torch/autograd/graph.py") == "torch/autograd/graph.py"
     assert repo_path("torch/include/torch/headeronly/core/ScalarType.h") == "torch/headeronly/core/ScalarType.h"
     assert repo_path("torch/include/torch/library.h") == "torch/library.h"
-    assert repo_path("torch/include/torch/csrc/api/include/torch/nn/module.h") == "torch/csrc/api/include/torch/nn/module.h"
+    assert (repo_path("torch/include/torch/csrc/api/include/torch/nn/module.h")
+            == "torch/csrc/api/include/torch/nn/module.h")
     assert repo_path("torch/include/ATen/ops/mm.h") is None
     assert repo_path("torch/include/torch/csrc/autograd/generated/Functions.h") is None
     assert repo_path("torch/version.py") is None
 
 
 def test_a_generated_file_says_it_has_no_repository_file(project):
-    project.page("index.md", "# Q\n\n```source\nfile: torch/include/ATen/ops/mm.h\nfrom: inline at::Tensor mm(\nnth: 1\nto: \"}\"\n```\n")
+    project.page("index.md", "# Q\n\n```source\nfile: torch/include/ATen/ops/mm.h\nfrom: inline at::Tensor mm(\n"
+                             "nth: 1\nto: \"}\"\n```\n")
     result = build(project)
     assert result.returncode == 0, result.stderr
     html = project.html()
@@ -177,7 +181,8 @@ def test_find_refuses_ambiguous_and_missing_text():
 def test_installed_torch_reads_the_version_without_importing_it():
     assert installed_torch() == PIN
     code = ("import sys; from build_hooks.core.sources import installed_torch, quote; "
-            "print(installed_torch(), quote('c10/core/DispatchKey.h', 'enum class DispatchKey : uint16_t', 'Undefined = 0,').first, "
+            "print(installed_torch(), quote('c10/core/DispatchKey.h', 'enum class DispatchKey : uint16_t', "
+            "'Undefined = 0,').first, "
             "'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == PIN and out[2] == "False"
@@ -237,7 +242,8 @@ def ldr(project, *args, env_extra: dict | None = None):
 
 def test_drift_between_two_torches_reports_a_changed_quote(project, tmp_path):
     project.page("index.md", PAGE)
-    old = standin(tmp_path / "old", "2.98.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad.mm(mat2.t())\n")
+    old = standin(tmp_path / "old", "2.98.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n"
+                                              "  self: grad.mm(mat2.t())\n")
     new = standin(tmp_path / "new", "2.99.0",
                   "# a comment line moves the entry down\n"
                   "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: mm_mat1_backward(grad, mat2)\n")
@@ -261,7 +267,8 @@ def test_drift_between_two_torches_reports_a_changed_quote(project, tmp_path):
     assert "quote moved: c10/core/DispatchKey.h" not in live.stdout  # unchanged quotes are not listed
     # After a build under the new torch, drift compares the two kept files.
     assert build(project, {"PYTHONPATH": str(new)}).returncode == 0
-    kept_json = ldr(project, "drift", "--from", "2.98.0", "--to", "2.99.0", "--json", env_extra={"PYTHONPATH": str(new)})
+    kept_json = ldr(project, "drift", "--from", "2.98.0", "--to", "2.99.0", "--json",
+                    env_extra={"PYTHONPATH": str(new)})
     assert kept_json.returncode == 0, kept_json.stderr
     quotes = {q["key"].split(" | ")[0]: q for q in json.loads(kept_json.stdout)["quotes"]}
     assert quotes["tools/autograd/derivatives.yaml"]["status"] == "changed"
@@ -272,11 +279,14 @@ def test_drift_between_two_torches_reports_a_changed_quote(project, tmp_path):
 def test_a_corrections_note_names_a_quote_whose_lines_changed(project, tmp_path):
     from tests.core.recordkit import record
 
-    page = PAGE.replace("# Quotes\n", "# Quotes\n\n```corrections\n- torch: 2.99.0\n  note: \"Re-read.\"\n```\n\n## Backward\n")
+    page = PAGE.replace("# Quotes\n", "# Quotes\n\n```corrections\n- torch: 2.99.0\n  note: \"Re-read.\"\n```\n\n"
+                                      "## Backward\n")
     project.proof("toll", 'import json\nprint("TOLL=" + json.dumps({"small_us": 1.0}))\n')
     project.page("index.md", page)
-    old = standin(tmp_path / "old", "2.98.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: grad.mm(mat2.t())\n")
-    new = standin(tmp_path / "new", "2.99.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n  self: mm_mat1_backward(grad, mat2)\n")
+    old = standin(tmp_path / "old", "2.98.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n"
+                                              "  self: grad.mm(mat2.t())\n")
+    new = standin(tmp_path / "new", "2.99.0", "- name: mm(Tensor self, Tensor mat2) -> Tensor\n"
+                                              "  self: mm_mat1_backward(grad, mat2)\n")
     record(project, "toll", torch="2.98.0")
     set_pin(project, "2.98.0")
     assert build(project, {"PYTHONPATH": str(old)}).returncode == 0

@@ -259,7 +259,8 @@ def test_errors_name_their_own_lines_in_a_strict_build(evil):
 
 def test_identical_fences_each_get_their_own_line(evil):
     fence = '```proof-output\nproof: toll\ngrep: "absent"\n```\n'
-    _, errors = collect(evil, f"{fence}\ntext\n\n{fence}\n{fence}\n- item\n\n    {fence.replace(chr(10), chr(10) + '    ')}")
+    _, errors = collect(evil, f"{fence}\ntext\n\n{fence}\n{fence}\n- item\n\n"
+                              f"    {fence.replace(chr(10), chr(10) + '    ')}")
     assert sorted(int(m.split(":")[1]) for m in errors) == [1, 8, 13, 20]
 
 

@@ -182,7 +182,8 @@ def test_a_silent_host_is_stopped_and_the_proof_named(quick, tmp_path, monkeypat
 
 
 # -- 2. Ctrl-C, SIGTERM and SIGKILL of `ldr run` -------------------------------------------
-def start_ldr_run(project, tmp_path, python: str, marker: str, command: tuple[str, ...] = ("build_hooks.adapters.cli", "run"),
+def start_ldr_run(project, tmp_path, python: str, marker: str,
+                  command: tuple[str, ...] = ("build_hooks.adapters.cli", "run"),
                   ) -> tuple[subprocess.Popen, Path, dict]:
     ready = tmp_path / "ready.json"
     project.proof("sleepy", f"""

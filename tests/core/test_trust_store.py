@@ -104,7 +104,6 @@ def test_a_record_with_non_finite_data_is_refused_naming_proof_and_key(tmp_path)
 
 
 def test_old_records_without_the_new_fields_read_and_rewrite_byte_for_byte(tmp_path):
-    store = Store(tmp_path)
     old = make(failure=Failure(**FAILURE))
     text = old.to_text()
     assert '"problems"' not in text and '"helpers"' not in text

@@ -52,7 +52,7 @@ def _error(text: str) -> str:
     ("roughness", "-1e12", "-1000000000000.0"),
 ])
 def test_non_finite_and_absurd_numbers_name_scene_element_and_field(field, literal, shown):
-    message = _error(_scene_text(BOX.replace('"%s": 0, ' % field, "").replace('"%s": 50, ' % field, "")
+    message = _error(_scene_text(BOX.replace(f'"{field}": 0, ', "").replace(f'"{field}": 50, ', "")
                                  % f'"{field}": {literal}'))
     assert message.startswith("drawings/t.excalidraw: element 'r1' (rectangle) has ")
     assert f"{field} = {shown}" in message
@@ -133,7 +133,8 @@ def test_a_build_with_a_bad_scene_fails_at_the_figure_line(tmp_path, literal, ne
     (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "t"\nversion = "0"\ndependencies = [{PIN_LINE}]\n')
     (tmp_path / "mkdocs.yml").write_text("site_name: T\ntheme:\n  name: material\n  font: false\n"
                                          "plugins:\n  - ldr:\n      run: false\n")
-    (tmp_path / "drawings" / "bad.excalidraw").write_text(_scene_text(BOX % '"seed": 1').replace('"x": 0', f'"x": {literal}'))
+    scene = _scene_text(BOX % '"seed": 1').replace('"x": 0', f'"x": {literal}')
+    (tmp_path / "drawings" / "bad.excalidraw").write_text(scene)
     (tmp_path / "docs" / "index.md").write_text(textwrap.dedent("""\
         # Title
 
@@ -157,7 +158,8 @@ def test_a_build_with_a_bad_scene_fails_at_the_figure_line(tmp_path, literal, ne
 def test_ldr_draw_refuses_a_fifo_without_waiting(tmp_path):
     pipe = tmp_path / "pipe.excalidraw"
     os.mkfifo(pipe)
-    done = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "draw", str(pipe), str(tmp_path / "o.svg")],
+    done = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "draw", str(pipe),
+                           str(tmp_path / "o.svg")],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "ldr draw: pipe.excalidraw: a FIFO (named pipe); fix: replace it with a regular file" in done.stderr

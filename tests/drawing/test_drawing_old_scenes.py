@@ -92,7 +92,8 @@ def test_ldr_draw_writes_an_svg_with_its_fonts(tmp_path):
     text = out.read_text()
     assert "data:font/woff2;base64," in text and 'font-family="Virgil' in text
     bare = tmp_path / "bare.svg"
-    run = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "draw", str(path), str(bare), "--fonts", "none"],
+    run = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "draw", str(path), str(bare),
+                          "--fonts", "none"],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "@font-face" not in bare.read_text()

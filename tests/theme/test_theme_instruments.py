@@ -134,7 +134,8 @@ def test_graph_walker_rejects_dangling_edges():
 def test_stale_records_say_so():
     rec = load("dispatch_cost")
     prov = dict(rec.provenance, stale=True)
-    html = render_fence({"arg": "toll-meter"}, make_ctx({"dispatch_cost": {"cpu": ProofData("dispatch_cost", rec.data, prov)}}))
+    html = render_fence({"arg": "toll-meter"},
+                        make_ctx({"dispatch_cost": {"cpu": ProofData("dispatch_cost", rec.data, prov)}}))
     shown = re.sub(r"<script\b.*?</script>", "", html, flags=re.S)  # what a reader sees, not the data
     assert re.search(r'<strong class="ldr-provenance__stale">stale: [^<]+</strong>', shown)
     fresh = render_fence({"arg": "toll-meter"}, make_ctx({"dispatch_cost": {"cpu": ProofData(

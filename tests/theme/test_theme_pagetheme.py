@@ -34,7 +34,8 @@ def test_meter_lists_every_floor_and_links_the_first_section_of_each():
     assert meter.startswith('<nav class="ldr-meter" data-ldr-meter aria-labelledby="ldr-meter-title">')
     assert floors_in(meter) == IDS
     links = dict(re.findall(r'data-floor="([a-z]+)"><a href="#([^"]+)"', meter))
-    assert links == {"python": "where", "dispatcher": "dispatch", "kernel": "anchorless", "hardware": "floor-hardware-5"}
+    assert links == {"python": "where", "dispatcher": "dispatch", "kernel": "anchorless",
+                     "hardware": "floor-hardware-5"}
     assert '<h2 data-floor="hardware" id="floor-hardware-5" data-floor-label="The chip">' in html
     assert re.sub(r' (id="floor-hardware-5"|data-floor-label="[^"]*")', "", html) == PAGE
     assert '<h2 data-floor="dispatcher" id="dispatch" data-floor-label="Dispatcher">' in html
@@ -66,4 +67,5 @@ def test_the_robot_appears_once_per_page():
 
 def test_floor_sections_are_read_from_attr_list_headings():
     found = find_floor_sections(PAGE)
-    assert [(s["floor"], s["id"], s["level"]) for s in found][:2] == [("python", "where", 2), ("dispatcher", "dispatch", 2)]
+    first_two = [(s["floor"], s["id"], s["level"]) for s in found][:2]
+    assert first_two == [("python", "where", 2), ("dispatcher", "dispatch", 2)]

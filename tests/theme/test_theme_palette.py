@@ -20,8 +20,8 @@ def block(selector_tail: str) -> dict[str, str]:
     return dict(re.findall(r"(--ldr-[a-z0-9-]+):\s*(#[0-9a-fA-F]{6})", match.group(1)))
 
 
-def hsl_hex(h: float, s: float, l: float) -> str:
-    r, g, b = colorsys.hls_to_rgb(h / 360, l, s)
+def hsl_hex(h: float, s: float, light: float) -> str:
+    r, g, b = colorsys.hls_to_rgb(h / 360, light, s)
     return "#" + "".join(f"{round(c * 255):02x}" for c in (r, g, b))
 
 

@@ -36,7 +36,8 @@ def render(data: dict | None = None) -> str:
 
 
 def text(html: str) -> str:
-    return " ".join(_html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<script.*?</script>", "", html, flags=re.S))).split())
+    without_scripts = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+    return " ".join(_html.unescape(re.sub(r"<[^>]+>", " ", without_scripts)).split())
 
 
 def test_default_proof_and_fixture_is_the_committed_record():
@@ -146,7 +147,8 @@ def test_stepper_default_and_fixture_is_the_committed_record():
 def test_stepper_draws_every_step_with_edges_pointing_down():
     rows = order()["ORDER"]
     html = render_stepper()
-    marks = re.findall(r'<g class="ldr-mark ldr-node" data-step="(\d+)"><rect x="([\d.]+)" y="([\d.]+)".*?<text[^>]*>(.*?)</text>', html)
+    marks = re.findall(r'<g class="ldr-mark ldr-node" data-step="(\d+)">'
+                       r'<rect x="([\d.]+)" y="([\d.]+)".*?<text[^>]*>(.*?)</text>', html)
     assert [int(m[0]) for m in marks] == [r["step"] for r in rows]
     assert [_html.unescape(m[3]) for m in marks] == [label(r) for r in rows]
     assert label(rows[-1]).endswith("AccumulateGrad · max")

@@ -21,9 +21,11 @@ SCRIPT = ROOT / "theme" / "assets" / "js" / "inplace-lab.js"
 HARNESS = r"""
 const fs = require("fs");
 const rec = JSON.parse(fs.readFileSync(0, "utf8"));
-function classList() { const s = new Set(); return { toggle: (c, on) => on ? s.add(c) : s.delete(c), has: c => s.has(c), all: () => [...s].sort() }; }
+function classList() { const s = new Set();
+  return { toggle: (c, on) => on ? s.add(c) : s.delete(c), has: c => s.has(c), all: () => [...s].sort() }; }
 function node(attrs) { const a = Object.assign({}, attrs); const handlers = {};
-  return { attrs: a, classList: classList(), textContent: "", value: a.value, checked: !!a.checked, name: "ldr-lab-write",
+  return { attrs: a, classList: classList(), textContent: "", value: a.value, checked: !!a.checked,
+           name: "ldr-lab-write",
            getAttribute: k => a[k], setAttribute: (k, v) => { a[k] = String(v); },
            addEventListener: (e, f) => { handlers[e] = f; }, fire: e => handlers[e] && handlers[e]() }; }
 const select = node({value: rec.data.LAB[0].op});
@@ -31,7 +33,8 @@ const radios = ["none", "input", "output"].map(w => node({value: w, checked: w =
 const figure = node({}), code = node({});
 const tensors = [node({"data-tensor": "a"}), node({"data-tensor": "out"})];
 const outputs = {};
-const root = { querySelector: s => ({".ldr-select": select, ".ldr-lab": figure, ".ldr-lab__program": code})[s] || null };
+const root = {
+  querySelector: s => ({".ldr-select": select, ".ldr-lab": figure, ".ldr-lab__program": code})[s] || null };
 global.document = { querySelectorAll: () => [root] };
 let setup = null;
 global.window = global;
@@ -97,13 +100,15 @@ STEPPER = ROOT / "theme" / "assets" / "js" / "engine-stepper.js"
 STEPPER_HARNESS = r"""
 const fs = require("fs");
 const rec = JSON.parse(fs.readFileSync(0, "utf8"));
-function classList() { const s = new Set(); return { toggle: (c, on) => on ? s.add(c) : s.delete(c), all: () => [...s].sort() }; }
+function classList() { const s = new Set();
+  return { toggle: (c, on) => on ? s.add(c) : s.delete(c), all: () => [...s].sort() }; }
 function node(attrs) { const a = Object.assign({}, attrs); const handlers = {};
   return { classList: classList(), getAttribute: k => a[k], setAttribute: (k, v) => { a[k] = String(v); },
            addEventListener: (e, f) => { handlers[e] = f; }, fire: (e, arg) => handlers[e] && handlers[e](arg) }; }
 const rows = rec.data.ORDER;
 const marks = rows.map(r => node({"data-step": String(r.step)}));
-const edges = []; rows.forEach(r => r.after.forEach(f => edges.push(node({"data-from": String(f), "data-to": String(r.step)}))));
+const edges = [];
+rows.forEach(r => r.after.forEach(f => edges.push(node({"data-from": String(f), "data-to": String(r.step)}))));
 const buttons = ["first", "prev", "next", "last"].map(m => node({"data-step-to": m}));
 const figure = node({});
 // the figure's drawing and the geometry reveal() reads: a laptop's, where nothing scrolls
@@ -133,7 +138,8 @@ buttons[2].fire("click"); const pastEnd = snap();
 const key = k => rootHandlers.keydown({key: k, target: {tagName: "DIV"}, preventDefault: () => {}});
 key("Home"); const home = snap(); key("ArrowRight"); const right = snap(); key("End"); const end = snap();
 marks[3].fire("click"); const clicked = snap();
-process.stdout.write(JSON.stringify({seen, pastEnd, home, right, end, clicked, tabindex: figure.getAttribute("tabindex")}));
+process.stdout.write(JSON.stringify({seen, pastEnd, home, right, end, clicked,
+                                     tabindex: figure.getAttribute("tabindex")}));
 """
 
 

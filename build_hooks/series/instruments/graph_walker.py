@@ -78,7 +78,8 @@ def render_svg(root: int, nodes: list[dict]) -> str:
     # natural size where it fits, scaled down to 70% at most, then the figure scrolls
     parts = [f'<svg class="ldr-plot ldr-graph" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
              f'style="max-width:{width:.0f}px;min-width:{0.7 * width:.0f}px" '
-             f'aria-label="Autograd graph of {len(nodes)} nodes, from the loss at the top to the leaves at the bottom">']
+             f'aria-label="Autograd graph of {len(nodes)} nodes, '
+             'from the loss at the top to the leaves at the bottom">']
     for n in nodes:
         x, y = pos[n["id"]]
         for nxt in n.get("next") or []:
@@ -93,7 +94,8 @@ def render_svg(root: int, nodes: list[dict]) -> str:
             f'<g class="ldr-mark ldr-node{kind}" data-i="{i}" data-id="{n["id"]}">'
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{nw:.1f}" height="{NODE_H}" rx="5"/>'
             f'<text x="{x + nw / 2:.1f}" y="{y + NODE_H / 2 + 4:.1f}" text-anchor="middle">{esc(n["name"])}</text>'
-            + (f'<circle class="ldr-node__saved" cx="{x + nw - 6:.1f}" cy="{y + 6:.1f}" r="3.5"><title>{saved} saved</title></circle>' if saved else "")
+            + (f'<circle class="ldr-node__saved" cx="{x + nw - 6:.1f}" cy="{y + 6:.1f}" r="3.5"><title>'
+               f'{saved} saved</title></circle>' if saved else "")
             + '</g>')
     parts.append("</svg>")
     return "".join(parts)
@@ -136,7 +138,8 @@ def render_controls(nodes: int) -> str:
             '<button type="button" class="ldr-button" data-step="prev">Back</button>'
             '<button type="button" class="ldr-button" data-step="next">Next node</button>'
             '<button type="button" class="ldr-button" data-step="last">Leaves</button></div>'
-            f'<p class="ldr-walker__hint">Step through {count(nodes, "node")} with the buttons, or the arrow keys, Home and End.</p>'
+            f'<p class="ldr-walker__hint">Step through {count(nodes, "node")} with the buttons, or the arrow keys, '
+            'Home and End.</p>'
             '<div class="ldr-readout ldr-walker__node" aria-live="polite">'
             '<p class="ldr-walker__where"><output data-key="step"></output> · <output data-key="name"></output></p>'
             '<div class="ldr-walker__detail"></div></div></div>')
@@ -147,7 +150,8 @@ def render(options: dict, ctx: Context) -> str:
     record = primary(ctx, proof_name)
     root, nodes = _nodes(record.data, proof_name)
     loss = record.data.get("LOSS") if isinstance(record.data.get("LOSS"), dict) else {}
-    lead = (f'<p class="ldr-instrument__lead">The loss ({esc(fmt(float(loss["value"]), 4)) if isinstance(loss.get("value"), (int, float)) else "?"}) '
+    lead = ('<p class="ldr-instrument__lead">The loss '
+            f'({esc(fmt(float(loss["value"]), 4)) if isinstance(loss.get("value"), (int, float)) else "?"}) '
             f'hangs from <code>{esc(str(loss.get("grad_fn", nodes[0]["name"])))}</code>: {count(len(nodes), "node")}, '
             f'{count(sum(len(kept(n)) for n in nodes), "saved tensor")}. Backward walks them top to bottom.</p>')
     body = (lead + f'<figure class="ldr-figure ldr-figure--scroll">{render_svg(root, nodes)}</figure>'

@@ -54,7 +54,8 @@ def check(data: dict, proof: str) -> list[dict]:
         for k, slot in enumerate(saved):
             if (not isinstance(slot, dict) or not isinstance(slot.get("slot"), str)
                     or slot.get("holds") not in ("input", "output")):
-                raise DirectiveError(f"proof {proof!r}: {where}.saved[{k}] needs a slot name and holds: input or output")
+                raise DirectiveError(f"proof {proof!r}: {where}.saved[{k}] needs a slot name "
+                                     "and holds: input or output")
             _int(slot.get("saved_version"), proof, f"{where}.saved[{k}].saved_version")
         _versions(row, "before", proof, where)
         _versions(row, "versions", proof, where)
@@ -93,9 +94,11 @@ def slots_text(row: dict) -> str:
 
 def render_tensor(row: dict, tensor: str) -> str:
     kept, written = holds(row, tensor), TARGET.get(row["write"]) == tensor
-    cls = "ldr-lab__tensor" + (" ldr-lab__tensor--saved" if kept else "") + (" ldr-lab__tensor--written" if written else "")
+    cls = ("ldr-lab__tensor" + (" ldr-lab__tensor--saved" if kept else "")
+           + (" ldr-lab__tensor--written" if written else ""))
     role = "the op's input" if tensor == "a" else "the op's output"
-    return (f'<div class="{cls}" data-tensor="{tensor}"><p><code>{tensor}</code> <span class="ldr-lab__role">{role}</span></p>'
+    return (f'<div class="{cls}" data-tensor="{tensor}"><p><code>{tensor}</code> <span class="ldr-lab__role">'
+            f'{role}</span></p>'
             f'<p>version <output data-key="{tensor}_version" data-value="{row["versions"][tensor]}">'
             f'{row["versions"][tensor]}</output></p>'
             f'<p class="ldr-lab__kept"><output data-key="{tensor}_kept" data-value="{str(bool(kept)).lower()}">'
@@ -108,7 +111,8 @@ def render_state(row: dict) -> str:
         f'<figure class="ldr-figure ldr-lab" data-state="{state}">'
         f'<p class="ldr-lab__code"><code class="ldr-lab__program">{esc(program(row))}</code></p>'
         f'<div class="ldr-lab__row">{render_tensor(row, "a")}'
-        f'<div class="ldr-lab__node"><p><output data-key="node" data-value="{attr(row["node"])}">{esc(row["node"])}</output></p>'
+        f'<div class="ldr-lab__node"><p><output data-key="node" data-value="{attr(row["node"])}">'
+        f'{esc(row["node"])}</output></p>'
         f'<p class="ldr-lab__slots">saved: <output data-key="saved" data-value="{len(row["saved"])}">'
         f'{esc(slots_text(row))}</output></p></div>'
         f'{render_tensor(row, "out")}</div>'

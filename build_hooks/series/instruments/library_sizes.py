@@ -68,10 +68,12 @@ def render_svg(files: list[dict]) -> str:
         where = f["folder"] if kind == "rest" else f'{f["folder"]}/{f["name"]}'
         # the space between the two texts keeps name and size apart in the row's text content
         parts.append(
-            f'<g class="ldr-mark ldr-mark--{kind}" data-i="{i}"><title>{esc(where)}: {count(int(f["bytes"]), "byte")}</title>'
+            f'<g class="ldr-mark ldr-mark--{kind}" data-i="{i}"><title>'
+            f'{esc(where)}: {count(int(f["bytes"]), "byte")}</title>'
             f'<text class="ldr-row-label" x="{PAD}" y="{y + 14}">{esc(f["name"])}</text> '
             f'<rect class="ldr-bar" x="{PAD}" y="{y + 19}" width="{bw:.1f}" height="12"/>'
-            f'<text class="ldr-value" x="{PAD + bw + 5:.1f}" y="{y + 29.5:.1f}">{esc(human_bytes(f["bytes"]))}</text></g>')
+            f'<text class="ldr-value" x="{PAD + bw + 5:.1f}" y="{y + 29.5:.1f}">{esc(human_bytes(f["bytes"]))}</text>'
+            '</g>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -96,9 +98,11 @@ def render(options: dict, ctx: Context) -> str:
                 + '</p>')
     else:
         lead = (f'<p class="ldr-instrument__lead">On {esc(system)}, PyTorch ships {len(files)} compiled '
-                f'<code>{esc(suffix)}</code> {plural(len(files), "file")}, <strong class="ldr-subject-text">{esc(human_bytes(total))}</strong> in all. '
+                f'<code>{esc(suffix)}</code> {plural(len(files), "file")}, <strong class="ldr-subject-text">'
+                f'{esc(human_bytes(total))}</strong> in all. '
                 f'The Python you import is a thin layer over them.</p>')
-    controls = ('<div class="ldr-controls" hidden><p class="ldr-walker__hint">Choose a file (arrow keys move) to read its exact size.</p>'
+    controls = ('<div class="ldr-controls" hidden><p class="ldr-walker__hint">Choose a file (arrow keys move) to read '
+                'its exact size.</p>'
                 '<dl class="ldr-readout" aria-live="polite">'
                 '<div><dt>file</dt><dd><output data-key="name"></output></dd></div>'
                 '<div><dt>folder</dt><dd><output data-key="folder"></output></dd></div>'

@@ -101,12 +101,14 @@ def check(data: dict, proof: str) -> tuple[dict, list[dict]]:
     if not all(isinstance(d, str) for d in dtypes):
         raise DirectiveError(f"proof {proof!r}: PROMOTION.dtypes should be dtype names")
     if len(table) != len(dtypes) or not all(isinstance(row, list) and len(row) == len(dtypes) for row in table):
-        raise DirectiveError(f"proof {proof!r}: PROMOTION.table should be {len(dtypes)} rows of {len(dtypes)} dtype names")
+        raise DirectiveError(f"proof {proof!r}: PROMOTION.table should be {len(dtypes)} rows of "
+                             f"{len(dtypes)} dtype names")
     scalars = need_rows(data, "SCALARS", proof)
     named = set(dtypes) | {promo["default_float"]} | {r for row in table for r in row}
     for i, case in enumerate(scalars):
         if not isinstance(case, dict) or not all(isinstance(case.get(k), str) for k in ("expr", "tensor", "result")) \
-                or not isinstance(case.get("other"), dict) or case["other"].get("kind") not in ("python", "zero-dim", "tensor") \
+                or not isinstance(case.get("other"), dict) \
+                or case["other"].get("kind") not in ("python", "zero-dim", "tensor") \
                 or case["other"].get("category") not in CATEGORIES:
             raise DirectiveError(f"proof {proof!r}: SCALARS[{i}] needs expr, tensor, result and other "
                                  "(kind python, zero-dim or tensor, and a category)")
@@ -176,7 +178,8 @@ def render(options: dict, ctx: Context) -> str:
     controls = ('<div class="ldr-controls" hidden>'
                 '<p class="ldr-walker__hint">Point at or click a cell; arrow keys move across the table.</p>'
                 '<div class="ldr-readout ldr-walker__node" aria-live="polite">'
-                '<p class="ldr-walker__where"><output data-key="pair"></output> → <output data-key="result"></output></p>'
+                '<p class="ldr-walker__where"><output data-key="pair"></output> → <output data-key="result"></output>'
+                '</p>'
                 '<p class="ldr-promo__rule"><output data-key="rule"></output></p></div></div>')
     hint = '<p class="ldr-scroll-hint">The table scrolls sideways.</p>'
     body = (lead + render_legend(promo) + hint + render_matrix(promo) + controls

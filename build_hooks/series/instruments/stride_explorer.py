@@ -109,7 +109,8 @@ def render_view(view: dict) -> str:
         chunk = cells[s * per:(s + 1) * per]
         spans = "".join(f'<span class="ldr-cell" data-k="{s * per + j}" data-cell="{c}">{c}</span>'
                         for j, c in enumerate(chunk))
-        parts.append(f'<div class="ldr-slice">{label}<div class="ldr-viewgrid" style="--ldr-cols:{cols}">{spans}</div></div>')
+        parts.append(f'<div class="ldr-slice">{label}<div class="ldr-viewgrid" style="--ldr-cols:{cols}">{spans}</div>'
+                     '</div>')
     return "".join(parts)
 
 
@@ -144,7 +145,8 @@ def render_picker(views: list[dict]) -> str:
     options = "".join(f'<option value="{i}">{esc(v["op"])}</option>' for i, v in enumerate(views))
     return (
         '<div class="ldr-controls" hidden>'
-        f'<label class="ldr-controls__label">Operation on <code>x</code> <select class="ldr-select">{options}</select></label>'
+        f'<label class="ldr-controls__label">Operation on <code>x</code> <select class="ldr-select">{options}</select>'
+        '</label>'
         '<p class="ldr-walker__hint">Point at an element (or focus it, arrow keys move) to light its storage cell; '
         'point at a storage cell to light the elements that read it.</p></div>')
 

@@ -52,20 +52,25 @@ def render_svg(toll: dict, points: list[dict]) -> str:
              f'aria-label="Cost per operation in microseconds against elements per operation, both on log scales">']
     for d in decades:
         yy = y(d)
+        # a decade is exact: 1, 10, 1,000
         parts.append(f'<line class="ldr-grid" x1="{LEFT}" x2="{W - RIGHT}" y1="{yy:.1f}" y2="{yy:.1f}"/>'
-                     f'<text class="ldr-tick" x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end">{esc(group(d))}</text>')  # a decade is exact: 1, 10, 1,000
+                     f'<text class="ldr-tick" x="{LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end">{esc(group(d))}</text>')
     for n in xs:
         xx = x(n)
-        parts.append(f'<line class="ldr-tickmark" x1="{xx:.1f}" x2="{xx:.1f}" y1="{H - BOTTOM}" y2="{H - BOTTOM + 4}"/>')
+        parts.append(f'<line class="ldr-tickmark" x1="{xx:.1f}" x2="{xx:.1f}" '
+                     f'y1="{H - BOTTOM}" y2="{H - BOTTOM + 4}"/>')
         if n == xs[0] or n == xs[-1] or n in (16, 256, 4096, 65536, 1 << 20):
-            parts.append(f'<text class="ldr-tick" x="{xx:.1f}" y="{H - BOTTOM + 16}" text-anchor="middle">{size_label(n)}</text>')
+            parts.append(f'<text class="ldr-tick" x="{xx:.1f}" y="{H - BOTTOM + 16}" text-anchor="middle">'
+                         f'{size_label(n)}</text>')
     parts.append(f'<line class="ldr-axis" x1="{LEFT}" x2="{W - RIGHT}" y1="{H - BOTTOM}" y2="{H - BOTTOM}"/>'
                  f'<line class="ldr-axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{H - BOTTOM}"/>'
-                 f'<text class="ldr-axis-label" x="{(LEFT + W - RIGHT) / 2:.0f}" y="{H - 8}" text-anchor="middle">elements per operation (log scale)</text>'
+                 f'<text class="ldr-axis-label" x="{(LEFT + W - RIGHT) / 2:.0f}" y="{H - 8}" '
+                 'text-anchor="middle">elements per operation (log scale)</text>'
                  f'<text class="ldr-axis-label" x="4" y="{TOP - 12}">µs per operation (log scale)</text>')
     fy = y(toll["small_us"])
     parts.append(f'<line class="ldr-implied" x1="{LEFT}" x2="{W - RIGHT}" y1="{fy:.1f}" y2="{fy:.1f}"/>'
-                 f'<text class="ldr-note" x="{LEFT + 6}" y="{fy - 6:.1f}">fixed toll {esc(fmt(toll["small_us"]))} µs</text>')
+                 f'<text class="ldr-note" x="{LEFT + 6}" y="{fy - 6:.1f}">fixed toll '
+                 f'{esc(fmt(toll["small_us"]))} µs</text>')
     path = " ".join(f"{'M' if i == 0 else 'L'}{x(p['numel']):.1f},{y(p['us']):.1f}" for i, p in enumerate(points))
     parts.append(f'<path class="ldr-trace" d="{path}"/>')
     for i, p in enumerate(points):
@@ -90,7 +95,8 @@ def render_controls(points: list[dict]) -> str:
     last = len(points) - 1
     return (
         '<div class="ldr-controls" hidden>'
-        f'<label class="ldr-controls__label">Elements per operation <input class="ldr-slider" type="range" min="0" max="{last}" step="1" value="0"></label>'
+        '<label class="ldr-controls__label">Elements per operation <input class="ldr-slider" type="range" min="0" '
+        f'max="{last}" step="1" value="0"></label>'
         '<dl class="ldr-readout" aria-live="polite">'
         '<div><dt>elements</dt><dd><output data-key="numel"></output></dd></div>'
         '<div><dt>cost per op</dt><dd><output data-key="us"></output> µs</dd></div>'
@@ -106,7 +112,8 @@ def render(options: dict, ctx: Context) -> str:
     toll, points = _points(record.data, proof_name)
     small, large = toll["small_us"], num(toll, "large_us", proof_name, "TOLL")
     lead = (f'<p class="ldr-instrument__lead">One <code>{esc(str(toll.get("op", "op")))}</code> on '
-            f'{count(int(toll.get("small_numel", 1)), "element")} costs <strong class="ldr-subject-text">{esc(fmt(small))} µs</strong>; '
+            f'{count(int(toll.get("small_numel", 1)), "element")} costs <strong class="ldr-subject-text">'
+            f'{esc(fmt(small))} µs</strong>; '
             f'on {count(int(toll.get("large_numel", points[-1]["numel"])), "element")} it costs {esc(fmt(large))} µs. '
             f'Below the knee the price is the toll, not the arithmetic.</p>')
     body = (lead + f'<figure class="ldr-figure">{render_svg(toll, points)}</figure>'

@@ -52,13 +52,17 @@ def render_svg(reads: list[dict], two: bool) -> str:
         y0 = TOP + i * row
         label = MODE_LABELS.get(r["mode"], r["mode"].replace("_", " "))
         yp = y0 + 22
-        py = (f'<rect class="ldr-bar ldr-bar--python" x="{LEFT}" y="{yp}" width="{max(1.5, sx(r["python_ms"]) - LEFT):.1f}" height="{lane}"/>'
-              f'<text class="ldr-value" x="{sx(r["python_ms"]) + 5:.1f}" y="{yp + lane * 0.75:.1f}">{esc(fmt(r["python_ms"]))} ms</text>')
+        py = (f'<rect class="ldr-bar ldr-bar--python" x="{LEFT}" y="{yp}" '
+              f'width="{max(1.5, sx(r["python_ms"]) - LEFT):.1f}" height="{lane}"/>'
+              f'<text class="ldr-value" x="{sx(r["python_ms"]) + 5:.1f}" y="{yp + lane * 0.75:.1f}">'
+              f'{esc(fmt(r["python_ms"]))} ms</text>')
         dev = ""
         if two:
             yd = yp + lane + 3
-            dev = (f'<rect class="ldr-bar ldr-bar--device" x="{LEFT}" y="{yd}" width="{max(1.5, sx(r["done_ms"]) - LEFT):.1f}" height="{lane}"/>'
-                   f'<text class="ldr-value" x="{sx(r["done_ms"]) + 5:.1f}" y="{yd + lane * 0.75:.1f}">{esc(fmt(r["done_ms"]))} ms</text>')
+            dev = (f'<rect class="ldr-bar ldr-bar--device" x="{LEFT}" y="{yd}" '
+                   f'width="{max(1.5, sx(r["done_ms"]) - LEFT):.1f}" height="{lane}"/>'
+                   f'<text class="ldr-value" x="{sx(r["done_ms"]) + 5:.1f}" y="{yd + lane * 0.75:.1f}">'
+                   f'{esc(fmt(r["done_ms"]))} ms</text>')
             if r["python_ms"] < r["done_ms"]:  # where Python got control back, the device still busy
                 dev += (f'<line class="ldr-implied" x1="{sx(r["python_ms"]):.1f}" x2="{sx(r["python_ms"]):.1f}" '
                         f'y1="{yp - 2}" y2="{yd + lane + 2}"/>')
@@ -119,7 +123,8 @@ def render_step_controls(phases: list[dict]) -> str:
     buttons = "".join(
         f'<button type="button" class="ldr-button" data-i="{i}" aria-pressed="{"true" if i == 0 else "false"}">'
         f'{esc(p["phase"])}</button>' for i, p in enumerate(phases))
-    return (f'<div class="ldr-controls" hidden><div class="ldr-buttons" role="group" aria-label="Phase of the step">{buttons}</div>'
+    return ('<div class="ldr-controls" hidden><div class="ldr-buttons" role="group" aria-label="Phase of the step">'
+            f'{buttons}</div>'
             '<dl class="ldr-readout" aria-live="polite">'
             '<div><dt>phase</dt><dd><output data-key="phase"></output></dd></div>'
             '<div><dt>time</dt><dd><output data-key="us"></output> µs</dd></div>'
@@ -132,9 +137,11 @@ def render_controls(reads: list[dict], two: bool) -> str:
         f'{esc(MODE_LABELS.get(r["mode"], r["mode"]))}</button>' for i, r in enumerate(reads))
     device = ('<div><dt>device finished</dt><dd><output data-key="done_ms"></output> ms</dd></div>'
               '<div><dt>Python free</dt><dd><output data-key="free_ms"></output> ms</dd></div>') if two else ""
-    return (f'<div class="ldr-controls" hidden><div class="ldr-buttons" role="group" aria-label="How the result is read">{buttons}</div>'
+    return ('<div class="ldr-controls" hidden><div class="ldr-buttons" role="group" '
+            f'aria-label="How the result is read">{buttons}</div>'
             '<dl class="ldr-readout" aria-live="polite">'
-            f'<div><dt>Python got control back</dt><dd><output data-key="python_ms"></output> ms</dd></div>{device}</dl></div>')
+            '<div><dt>Python got control back</dt><dd><output data-key="python_ms"></output> ms</dd></div>'
+            f'{device}</dl></div>')
 
 
 def render(options: dict, ctx: Context) -> str:
@@ -146,20 +153,26 @@ def render(options: dict, ctx: Context) -> str:
     reads = _reads(record.data, proof_name)
     steps = record.data.get("STEPS")
     if two:
-        lead = (f'<p class="ldr-instrument__lead">Python queued {count(int(num(clocks, "ops", proof_name, "CLOCKS")), "operation")} in '
-                f'{esc(fmt(num(clocks, "queued_ms", proof_name, "CLOCKS")))} ms; the {esc(str(clocks.get("device", "device")))} '
-                f'finished them at <strong class="ldr-subject-text">{esc(fmt(num(clocks, "done_ms", proof_name, "CLOCKS")))} ms</strong>. '
-                f'Python was free {esc(fmt(num(clocks, "python_free_pct", proof_name, "CLOCKS")))}% of the time, until it read a result.</p>')
+        lead = ('<p class="ldr-instrument__lead">Python queued '
+                f'{count(int(num(clocks, "ops", proof_name, "CLOCKS")), "operation")} in '
+                f'{esc(fmt(num(clocks, "queued_ms", proof_name, "CLOCKS")))} ms; the '
+                f'{esc(str(clocks.get("device", "device")))} '
+                'finished them at <strong class="ldr-subject-text">'
+                f'{esc(fmt(num(clocks, "done_ms", proof_name, "CLOCKS")))} ms</strong>. '
+                f'Python was free {esc(fmt(num(clocks, "python_free_pct", proof_name, "CLOCKS")))}% of the time, '
+                'until it read a result.</p>')
     step = None if two else _phases(record.data, proof_name)
     if two:
         figure = render_svg(reads, two)
         controls = render_controls(reads, two)
     elif step is not None:
         read = step["phases"][-1]
-        lead = ('<p class="ldr-instrument__lead ldr-instrument__note">Only a CPU record exists for this proof, and a CPU '
+        lead = ('<p class="ldr-instrument__lead ldr-instrument__note">Only a CPU record exists for this proof, '
+                'and a CPU '
                 'has one clock: each call returns when its work is done. So here is one training step on that single '
                 f'clock, phase by phase. Reading the loss (<code>{esc(read["phase"])}</code>) costs '
-                f'<strong class="ldr-subject-text">{esc(us(read["ms"]))}</strong> of a {esc(us(step["step_ms"]))} step, '
+                f'<strong class="ldr-subject-text">{esc(us(read["ms"]))}</strong> of a '
+                f'{esc(us(step["step_ms"]))} step, '
                 'because there is no queue to wait for. On a GPU the same read waits until every kernel queued before '
                 'it has run; a record from a GPU machine turns this panel into two clocks.</p>')
         figure = render_step_svg(step["phases"])
@@ -177,5 +190,5 @@ def render(options: dict, ctx: Context) -> str:
     if step is not None:
         extra["phases"] = step["phases"]
         extra["step_ms"] = step["step_ms"]
-    return instrument_root("two-clocks", record, body, title="Two clocks: when Python is free and when the work is done", ctx=ctx,
-                           extra=extra)
+    return instrument_root("two-clocks", record, body,
+                           title="Two clocks: when Python is free and when the work is done", ctx=ctx, extra=extra)
