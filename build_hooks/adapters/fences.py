@@ -33,9 +33,9 @@ HANDLERS = {
     "claim": "build_hooks.render.claim:render_fence",
     "source": "build_hooks.render.source:render_fence",
     "drift-report": "build_hooks.render.drift:render_fence",
-    "corrections": "build_hooks.core.corrections:render_fence",
-    "proofs-index": "build_hooks.core.index:render_fence",
-    "exercises": "build_hooks.core.exercises:render_fence",
+    "corrections": "build_hooks.render.corrections:render_fence",
+    "proofs-index": "build_hooks.render.index:render_fence",
+    "exercises": "build_hooks.render.index:render_fence_exercises",
 }
 FENCES = ("proof", "proof-output", *HANDLERS)
 FENCES_KEY = "\0".join(FENCES)

@@ -40,6 +40,16 @@ class ProofPending(LdrError):
     """A proof with no record yet is running in the background (the plugin under serve)."""
 
 
+def instrument_defaults() -> dict[str, str]:
+    """Which proof each of the series' instruments reads when its fence names none (the host
+    hands it to the proofs index and the exercises; nothing below the hosts imports the series)."""
+    try:
+        from build_hooks.series.instruments import DEFAULT_PROOFS
+    except ImportError:  # pragma: no cover - a host without this series' widgets
+        return {}
+    return dict(DEFAULT_PROOFS)
+
+
 class LdrState:
     """Shared by every page a build converts; the plugin sets the page fields."""
 
@@ -132,6 +142,7 @@ class LdrState:
                        lookup=self.records, extra={"card_href": self.card_href, "report": self.report,
                                                    "quoted": self.note_quote, "library": self.library,
                                                    "pages": self.site_pages,
+                                                   "instrument_proofs": instrument_defaults(),
                                                    "page_url": self.page_url})
 
     def note_quote(self, options: dict, found: Quote) -> None:

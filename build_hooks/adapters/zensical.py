@@ -98,7 +98,7 @@ class Session:
     """What the plugin keeps across a build: the library, the extension's state, what was said."""
 
     def __init__(self, root: Path):
-        from .markdown import LdrState
+        from .state import LdrState
 
         self.root = Path(root).resolve()
         command, options = _cli_args()

@@ -40,7 +40,7 @@ def site_pages(docs_dir: Path, directory_urls: bool = True) -> list[tuple[str, s
 
 def card_pages(pages: list[tuple[str, str, str]]) -> dict[str, list[tuple[str, str]]]:
     """proof -> [(page source, page URL)] of every page that shows its card (links.py)."""
-    from .markdown import card_names
+    from .fences import card_names
 
     cards: dict[str, list[tuple[str, str]]] = {}
     for source, url, text in pages:

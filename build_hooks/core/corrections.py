@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 
 import yaml
-
-from build_hooks.render.values import format_value
 
 from . import noise, quotestore
 from .datalines import describe, lookup
@@ -37,7 +34,6 @@ from .layout import Layout
 from .locate import Section, locate, section_at, sections
 from .quotedrift import quote_drift
 from .quotes import values
-from .safefs import UnsafeFile, read_text
 from .schema import version_dir
 
 KEYS = {"torch", "date", "note"}
@@ -98,9 +94,13 @@ def pick(records: dict, proof: str, device: str | None):
     return None, None
 
 
-def shown(value, fmt: str) -> str:
+def shown(value, fmt: str, show=None) -> str:
+    """A value as the page prints it: ``show(value, fmt)`` (the host's formatter for inline
+    values), or :func:`describe` where there is none or the format does not apply."""
+    if show is None:
+        return describe(value)
     try:
-        return format_value(value, fmt)
+        return show(value, fmt)
     except LdrError:
         return describe(value)
 
@@ -136,7 +136,9 @@ def source_fences(text: str) -> list[tuple[int, dict]]:
 
 
 def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", layout=None,
-             page: str | None = None) -> list[Upgrade]:
+             page: str | None = None, show=None) -> list[Upgrade]:
+    """Every upgrade between two recorded versions, with what changed on this page; ``show``
+    formats a value as the page does (render/values.py's format_value)."""
     layout = layout if layout is not None else Layout.at(root)  # the proofs_dir and results_dir options
     store, proofs = layout.store(), discover(layout.proofs)
     api = claims_api() if api == "auto" else api
@@ -167,7 +169,7 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", lay
             spreads = [noise.read(store, v, proof, device_class) for v in (before, after)]
             if r is not None and noise.within_noise(a, b, key, tolerance, *spreads)[0]:
                 continue
-            then_text, now_text = shown(a, fmt), shown(b, fmt)
+            then_text, now_text = shown(a, fmt, show), shown(b, fmt, show)
             if then_text != now_text:  # a move the page's own format hides is no correction
                 upgrade.values.append((section_at(headings, line), f"{proof}.{key}", then_text, now_text))
         for line, proof, check in claims:
@@ -186,58 +188,3 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", lay
         if version not in versions[1:]:
             out.append(Upgrade(None, version, recorded=False, **note))
     return out
-
-
-def where_html(where: Section | None) -> str:
-    """"In <section>: ", linked to the heading the reader sees; the page's opening has none."""
-    if where is None:
-        return "Opening: "
-    return f'In <a href="#{escape(where.anchor)}">{escape(where.title)}</a>: '
-
-
-def render(items: list[Upgrade]) -> str:
-    if not items:
-        return '<aside class="ldr-corrections ldr-corrections--none" hidden></aside>'
-    parts = ['<aside class="ldr-corrections" aria-label="Corrections">',
-             '<p class="ldr-corrections__title">Corrections</p>', '<ul class="ldr-corrections__upgrades">']
-    for item in reversed(items):  # the newest upgrade first
-        span = f"torch {item.from_version} → {item.to_version}" if item.from_version else f"torch {item.to_version}"
-        head = f'<strong>{escape(span)}</strong>'
-        if item.date:
-            head += f' <time datetime="{escape(item.date)}">{escape(item.date)}</time>'
-        if item.note:
-            head += f': <span class="ldr-corrections__note">{escape(item.note)}</span>'
-        parts.append(f'<li class="ldr-corrections__upgrade" data-torch="{escape(item.to_version)}"><p>{head}</p>')
-        rows = [f'<li class="ldr-corrections__value">{where_html(where)}<code>{escape(what)}</code> '
-                f'<del>{escape(a)}</del> → <ins>{escape(b)}</ins></li>' for where, what, a, b in item.values]
-        rows += [f'<li class="ldr-corrections__quote">{where_html(where)}the quoted lines of '
-                 f'<code>{escape(path)}</code> {"changed" if status == "changed" else "no longer match"}</li>'
-                 for where, status, path in item.quotes]
-        rows += [f'<li class="ldr-corrections__claim ldr-corrections__claim--{escape(status.replace(" ", "-"))}">'
-                 f"{where_html(where)}claim {escape(status)}: <code>{escape(check)}</code></li>"
-                 for where, status, check in item.claims]
-        if rows:
-            parts.append('<ul class="ldr-corrections__changes">' + "".join(rows) + "</ul>")
-        elif item.recorded:
-            parts.append('<p class="ldr-corrections__same">None of the numbers or claims on this page changed.</p>')
-        else:
-            parts.append('<p class="ldr-corrections__same">No records of this version are in the history yet.</p>')
-        parts.append("</li>")
-    parts.append("</ul></aside>")
-    return "\n".join(parts)
-
-
-def render_fence(options: dict, ctx) -> str:
-    if "arg" in options and not str(options["arg"]).strip():
-        options = {}
-    if "arg" in options:
-        raise DirectiveError("the corrections fence takes a list of `- torch: V` entries (or nothing)")
-    notes = entries(options)
-    if ctx.page is None:
-        raise DirectiveError("the corrections fence must be on a page")
-    path = Path(ctx.root) / "docs" / ctx.page
-    try:
-        text = read_text(path, inside=Path(ctx.root) / "docs")
-    except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
-        raise DirectiveError(f"cannot read {path} to find its quoted values ({exc})") from None
-    return render(upgrades(ctx.root, text, notes, layout=ctx.folders, page=ctx.page))

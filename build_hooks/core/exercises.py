@@ -17,7 +17,6 @@ A name that is not a proof is an error naming it and the proofs there are.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,43 +48,11 @@ def page_text(ctx) -> str:
         raise DirectiveError(f"cannot read {path} to find the proofs it uses ({exc})") from None
 
 
-def used_proofs(text: str, known) -> list[str]:
-    """The proofs a page uses, in the order it first uses them."""
-    from .index import instrument_proofs
-
+def used_proofs(text: str, known, instrument_proofs: dict[str, str] | None = None) -> list[str]:
+    """The proofs a page uses, in the order it first uses them (``instrument_proofs``: the proof
+    each instrument reads when its fence names none)."""
     seen: dict[str, None] = {}
-    for quote in quotes(text, instrument_proofs()):
+    for quote in quotes(text, instrument_proofs):
         if quote.proof in known:
             seen.setdefault(quote.proof)
     return list(seen)
-
-
-def render_fence(options: dict, ctx) -> str:
-    from build_hooks.render.index import author_html, render_exercises
-
-    if "arg" in options or "list" in options:
-        raise DirectiveError("the exercises fence maps proof names to the exercise text, e.g. "
-                             "`dispatch_cost: Predict how many elements ...`")
-    library = ctx.extra.get("library")
-    if library is None:
-        from .library import Library
-
-        library = Library(ctx.root)
-    known = library.proofs
-    for name, text in options.items():
-        if name not in known:
-            close = difflib.get_close_matches(str(name), list(known), n=1)
-            hint = f"did you mean {close[0]}? " if close else ""
-            raise DirectiveError(f"exercises: {name!r} is not a proof; {hint}proofs: {', '.join(known)}")
-        if not isinstance(text, str) or not text.strip():
-            raise DirectiveError(f"exercises: the text for {name} must be a non-empty string "
-                                 "(use `name: |` and an indented block for several lines)")
-    names = list(options) + [n for n in used_proofs(page_text(ctx), known) if n not in options]
-    card_href = ctx.extra.get("card_href") or (lambda name: f"#proof-{name}")
-    items = []
-    for name in names:
-        proof = known[name]
-        items.append(Exercise(name, proof.title, author_html(options[name]) if name in options else "",
-                              card_href(name), ctx.site_path(f"proofs/{proof.path.name}"),
-                              ctx.site_path(f"proofs/{name}.ipynb")))
-    return render_exercises(items)

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DirectiveError
 from .history import version_key, version_store, versions
 from .links import base_url
 from .pin import public_version
@@ -60,15 +59,6 @@ class ProofRow:
     history: list[RecordRow] = field(default_factory=list)
 
 
-def instrument_proofs() -> dict[str, str]:
-    """Which proof each instrument reads by default (empty when the series has none)."""
-    try:
-        from build_hooks.series.instruments import DEFAULT_PROOFS
-    except ImportError:  # pragma: no cover - a project without this series' instruments
-        return {}
-    return dict(DEFAULT_PROOFS)
-
-
 def guess_url(source: str) -> str:
     """MkDocs' directory URL of a page: ``a/b.md`` -> ``a/b/``, ``index.md`` -> ``""``."""
     stem = source[: -len(".md")] if source.endswith(".md") else source
@@ -89,9 +79,10 @@ def site_pages(root: Path) -> list[tuple[str, str, str]]:
     return out
 
 
-def page_uses(pages, known: set[str]) -> dict[str, list[tuple[str, str, str, list[Quote]]]]:
-    """proof -> [(source, url, title, its quotes on that page)], pages in site order."""
-    defaults = instrument_proofs()
+def page_uses(pages, known: set[str], defaults: dict[str, str] | None = None
+              ) -> dict[str, list[tuple[str, str, str, list[Quote]]]]:
+    """proof -> [(source, url, title, its quotes on that page)], pages in site order; ``defaults``
+    maps an instrument to the proof it reads when its fence names none (the host's widgets)."""
     found: dict[str, list] = {}
     for source, url, text in pages:
         by_proof: dict[str, list[Quote]] = {}
@@ -130,10 +121,11 @@ def history_rows(store, name: str) -> list[RecordRow]:
     return out
 
 
-def collect(library, pages, page_url: str | None) -> list[ProofRow]:
+def collect(library, pages, page_url: str | None, instrument_proofs: dict[str, str] | None = None
+            ) -> list[ProofRow]:
     """Every proof's row, as seen from the page at ``page_url``."""
     prefix = base_url(page_url)
-    uses = page_uses(pages, set(library.proofs))
+    uses = page_uses(pages, set(library.proofs), instrument_proofs)
     states: dict[str, list] = {}
     for state in library.states():
         states.setdefault(state.proof.name, []).append(state)
@@ -157,23 +149,4 @@ def collect(library, pages, page_url: str | None) -> list[ProofRow]:
     return rows
 
 
-def render_fence(options: dict, ctx) -> str:
-    if options:
-        raise DirectiveError("the proofs-index fence takes no options; leave its body empty")
-    from build_hooks.render.index import render_index  # render imports core, not the reverse
-
-    library = ctx.extra.get("library")
-    if library is None:
-        from .library import Library
-
-        library = Library(ctx.root)
-    pages = ctx.extra.get("pages")
-    page_url = ctx.extra.get("page_url")
-    if pages is None:
-        pages = site_pages(ctx.root)
-        if page_url is None and ctx.page:
-            page_url = guess_url(ctx.page)
-    return render_index(collect(library, pages, page_url), pin=library.pin)
-
-
-__all__ = ["PageUse", "ProofRow", "RecordRow", "collect", "guess_url", "render_fence", "site_pages"]
+__all__ = ["PageUse", "ProofRow", "RecordRow", "collect", "guess_url", "site_pages"]
