@@ -31,7 +31,6 @@ import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-
 from . import noise, quotestore
 from .datalines import flatten, natural, parse_output
 from .diff import quoted_at, quotes

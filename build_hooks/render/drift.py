@@ -6,6 +6,7 @@ Pure functions of a :class:`build_hooks.core.drift.Drift`; every recorded string
 from __future__ import annotations
 
 from html import escape
+
 from build_hooks.core import noise
 from build_hooks.core.datalines import describe
 from build_hooks.core.discovery import discover

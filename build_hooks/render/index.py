@@ -93,7 +93,8 @@ def render_fence_exercises(options: dict, ctx) -> str:
         if not isinstance(text, str) or not text.strip():
             raise DirectiveError(f"exercises: the text for {name} must be a non-empty string "
                                  "(use `name: |` and an indented block for several lines)")
-    names = list(options) + [n for n in used_proofs(page_text(ctx), known, ctx.extra.get("instrument_proofs")) if n not in options]
+    used = used_proofs(page_text(ctx), known, ctx.extra.get("instrument_proofs"))
+    names = list(options) + [n for n in used if n not in options]
     card_href = ctx.extra.get("card_href") or (lambda name: f"#proof-{name}")
     items = []
     for name in names:

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from build_hooks.core import drift
-from build_hooks.render import drift as render_drift
 from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.render import drift as render_drift
 
 from .recordkit import SCRIPT, record
 
