@@ -125,7 +125,8 @@ def cmd_status(args, library: Library) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    rows, styles = [], []
+    rows: list[list[str]] = []
+    styles: list[str | None] = []
     for proof in report["proofs"]:
         if not proof["records"]:
             allowed = "; allowed (allow_unmeasured)" if proof["allowed_unmeasured"] else ""

@@ -15,8 +15,12 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from build_hooks.core.textsafe import SafeStream, printable, raw_stream
+
+if TYPE_CHECKING:  # rich is imported when a display starts
+    from rich.progress import Progress
 
 Piece = str | tuple[str, str]  # plain text, or (text, rich style)
 
@@ -86,7 +90,7 @@ class RunDisplay:
     def __init__(self, out, estimate, first: str = "starting the proof host"):
         self.out, self.estimate = out, estimate
         self.live = out.is_terminal
-        self.progress = None
+        self.progress: Progress | None = None
         self.first = first
 
     def __enter__(self) -> RunDisplay:
@@ -103,11 +107,11 @@ class RunDisplay:
                     left = estimate.left()
                     return text(("" if left is None else f"about {seconds(left)} left", "dim"))
 
-            self.progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                                     TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                                     Left(), console=self.out, transient=True)
-            self.progress.__enter__()
-            self.task = self.progress.add_task(self.first, total=estimate.count)
+            self.progress = progress = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                                                TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                                                Left(), console=self.out, transient=True)
+            progress.__enter__()
+            self.task = progress.add_task(self.first, total=estimate.count)
         return self
 
     def __exit__(self, *exc) -> None:

@@ -143,6 +143,7 @@ class Session:
         """Leave one empty file, named by a digest of the inputs, in :data:`MARKS` (watched).
         Zensical lists watched files with whole-second times, so an edit in the same second as the
         last build would look unchanged to it and re-render nothing; a new name is always seen."""
+        assert self.inputs is not None  # prepare() takes the fingerprint just before
         digest = hashlib.sha256(repr([item for item in self.inputs if not item[0].endswith(".md")])
                                 .encode()).hexdigest()[:16]
         folder = docs_dir / MARKS
@@ -167,7 +168,8 @@ class Session:
     def fingerprint(self) -> tuple:
         """Sizes and times of what pages are made from: when it moves, a new build began (under
         ``zensical serve`` a page edit re-renders that page alone, with no config load)."""
-        layout, seen = self.library.layout, []
+        layout = self.library.layout
+        seen: list[tuple[str, int, int] | tuple[str, int]] = []  # (path, mtime, size); the pin file's has no size
         for folder, pattern in ((layout.proofs, "*.py"), (layout.results, "*.json"),
                                 (layout.drawings, "*"), (_docs_dir(self.root), "**/*.md")):
             for path in sorted(folder.glob(pattern)):
@@ -276,7 +278,7 @@ def watched(project: Path, docs_dir: str = "docs") -> list[str]:
         layout = session.library.layout
         found = [layout.proofs, layout.results, layout.drawings]
     found += [Path(project) / name for name in WATCH] + [Path(project) / docs_dir / MARKS]
-    out = []
+    out: list[str] = []
     for path in found:
         if path.exists() and path.is_relative_to(project):
             name = path.relative_to(project).as_posix()

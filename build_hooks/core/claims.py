@@ -23,7 +23,9 @@ import ast
 import math
 import re
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
@@ -100,7 +102,9 @@ def _tokenise(expression: str) -> tuple[str, list[str]]:
                 paths.append(text)
                 i = path.end()
                 continue
-            name = _NAME.match(expression, i).group()
+            name_match = _NAME.match(expression, i)
+            assert name_match  # char is a letter or "_", so a name starts here
+            name = name_match.group()
             if name.startswith("_"):
                 raise ClaimError(f"names starting with '_' are not allowed ({name!r})")
             out.append(name)
@@ -123,7 +127,7 @@ def _parse(expression: str) -> tuple[ast.expr, list[str]]:
         detail = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
         raise ClaimError(f"the check {expression!r} is not a valid expression ({detail})") from None
     count = 0
-    stack = [(tree.body, 1)]
+    stack: list[tuple[ast.AST, int]] = [(tree.body, 1)]
     while stack:
         node, depth = stack.pop()
         count += 1
@@ -197,8 +201,9 @@ def _call(name: str, args: list):
     if name == "len" and not isinstance(args[0], (str, list, dict)):
         raise ClaimError(f"len() needs a list or a string, got {show_value(args[0])}")
     try:
-        return _bounded({"min": min, "max": max, "abs": abs, "len": len, "sum": sum, "all": all,
-                         "any": any, "round": round}[name](*args), f"{name}()")
+        functions: dict[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs, "len": len, "sum": sum,
+                                                    "all": all, "any": any, "round": round}
+        return _bounded(functions[name](*args), f"{name}()")
     except (TypeError, ValueError) as exc:
         raise ClaimError(f"{name}(): {exc}") from None
 
@@ -217,25 +222,25 @@ def _compare(symbol: str, left, right) -> bool:
 
 
 def _eval(node: ast.expr, env: dict):
-    kind = type(node)
-    if kind is ast.Constant:
+    kind = type(node)  # exact types (`type(node) is`): mypy narrows on those, as on isinstance
+    if type(node) is ast.Constant:
         value = node.value
         if value is not None and type(value) not in (bool, int, float, str):
             raise ClaimError(f"{type(value).__name__} literals are not allowed")
         if isinstance(value, str) and len(value) > MAX_STRING:
             raise ClaimError(f"a string literal is limited to {MAX_STRING} characters")
         return _bounded(value, "a literal")
-    if kind is ast.Name:
+    if type(node) is ast.Name:
         if node.id in env:
             return env[node.id]
         hint = " (call it: name(...))" if node.id in FUNCTIONS else (
             "; data paths start with an upper-case data line NAME, e.g. TOLL.small_us")
         raise ClaimError(f"unknown name {node.id!r}{hint}")
-    if kind in (ast.List, ast.Tuple):
+    if type(node) is ast.List or type(node) is ast.Tuple:
         if len(node.elts) > MAX_ITEMS:
             raise ClaimError(f"a list literal is limited to {MAX_ITEMS} items")
         return [_eval(item, env) for item in node.elts]
-    if kind is ast.UnaryOp:
+    if type(node) is ast.UnaryOp:
         value = _eval(node.operand, env)
         if isinstance(node.op, ast.Not):
             return not value
@@ -243,18 +248,18 @@ def _eval(node: ast.expr, env: dict):
             value = _number(value, "a sign")
             return -value if isinstance(node.op, ast.USub) else +value
         raise ClaimError("the '~' operator is not allowed")
-    if kind is ast.BinOp:
+    if type(node) is ast.BinOp:
         if type(node.op) not in _BINARY:
             raise ClaimError(f"the operator {type(node.op).__name__} is not allowed; use + - * / // % **")
         return _binary(node.op, _eval(node.left, env), _eval(node.right, env))
-    if kind is ast.BoolOp:
+    if type(node) is ast.BoolOp:
         value = None
         for item in node.values:
             value = _eval(item, env)
             if bool(value) == isinstance(node.op, ast.Or):
                 return value
         return value
-    if kind is ast.Compare:
+    if type(node) is ast.Compare:
         left = _eval(node.left, env)
         for op, item in zip(node.ops, node.comparators):
             if type(op) not in _COMPARE:
@@ -264,7 +269,7 @@ def _eval(node: ast.expr, env: dict):
                 return False
             left = right
         return True
-    if kind is ast.Call:
+    if type(node) is ast.Call:
         if isinstance(node.func, ast.Name) and node.func.id in env:
             raise ClaimError("a data path is a value, not a function; call min, max, ... on it")
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:

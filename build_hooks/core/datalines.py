@@ -62,7 +62,10 @@ def parse_output(lines: list[str]) -> ParsedOutput:
         except ValueError as exc:
             last = ("; it is the output's last line: a proof stopped by its output cap is cut off "
                     "there" if number == len(lines) else "")
-            problems.append(f"output line {number}: {name}= is not valid JSON ({exc.msg}){last}")
+            # a JSONDecodeError has its message alone; a plain ValueError (an integer of more digits than
+            # int() converts) has no .msg
+            detail = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            problems.append(f"output line {number}: {name}= is not valid JSON ({detail}){last}")
             visible.append(line)
             continue
         except RecursionError:

@@ -13,6 +13,7 @@ alt text and card text (title, purpose, output) stay searchable.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 START = re.compile(r'<svg\b|<div class="language-python highlight ldr-source">|<div class="ldr-instrument"'
                    r'|<p class="ldr-proof__(?:provenance|run|label)">|<details class="ldr-proof__source">'
@@ -67,7 +68,7 @@ def split(html: str, min_size: int = 1024) -> list[str]:
     return parts
 
 
-def join(parts: list[str], stash: dict[str, str]) -> str:
+def join(parts: Sequence[str], stash: dict[str, str]) -> str:
     """The text of :func:`split` with each block swapped for a new placeholder in ``stash``."""
     out = [parts[0]]
     for index in range(1, len(parts), 2):

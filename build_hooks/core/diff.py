@@ -150,6 +150,6 @@ def report(diffs: list[ProofDiff], rev: str) -> str:
             where = d.quoted_at.get(change.key)
             quoted = f"  quoted at {', '.join(where)}" if where else ""
             lines.append(f"  {change.key}: {describe(change.old)} -> {describe(change.new)}{delta}{quoted}")
-        for where in d.excerpted_at:
-            lines.append(f"  output excerpted at {where}: re-read that claim")
+        for place in d.excerpted_at:
+            lines.append(f"  output excerpted at {place}: re-read that claim")
     return "\n".join(lines)

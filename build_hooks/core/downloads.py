@@ -103,7 +103,7 @@ def _converter_version() -> str:
     if not _VERSION:
         from importlib.util import find_spec
 
-        parts = [Path(notebook.__file__).read_bytes()]
+        parts: list[str | bytes] = [Path(notebook.__file__).read_bytes()]
         for package in ("jupytext", "nbformat"):  # an upgrade rewrites their files (cheaper than metadata)
             spec = find_spec(package)
             origin = Path(spec.origin) if spec and spec.origin else None
@@ -116,7 +116,8 @@ def _converter_version() -> str:
 def for_library(library) -> list[Download]:
     """:func:`downloads` of a :class:`build_hooks.core.library.Library`; a file it refuses to
     publish is a warning in ``library.diagnostics`` (each host reports those)."""
-    layout, refused = library.layout, []
+    layout = library.layout
+    refused: list[str] = []
     out = downloads(library.root, library.proofs, library.lookup, layout.proofs, layout.drawings, refused)
     known = {item.message for item in library.diagnostics}
     library.diagnostics.extend(Diagnostic("warning", message) for message in refused if message not in known)

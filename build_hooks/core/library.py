@@ -150,7 +150,8 @@ class Library:
         present = self.store.known()
         out = []
         for proof in self.select(names):
-            wanted = {self.target_device(proof, accelerator)} - {None}
+            target = self.target_device(proof, accelerator)
+            wanted = {target} if target is not None else set()
             wanted |= {d for (p, d) in present if p == proof.name}
             if proof.accelerator == "prefer":
                 wanted.add("cpu")

@@ -44,6 +44,7 @@ import math
 import os
 import statistics
 from pathlib import Path
+from typing import TypeGuard
 
 from .atomic import write_atomic
 from .datalines import flatten
@@ -60,7 +61,7 @@ MAD_TO_SIGMA = 1.4826  # 1 / Phi^-1(3/4): a normal sample's MAD times this estim
 D2 = {2: 1.128, 3: 1.693, 4: 2.059, 5: 2.326, 6: 2.534, 7: 2.704, 8: 2.847, 9: 2.970, 10: 3.078}
 
 
-def numeric(value) -> bool:
+def numeric(value) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

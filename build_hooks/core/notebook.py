@@ -102,7 +102,7 @@ def _is_setup(source: str) -> bool:
 
 def _is_lone_line(source: str) -> bool:
     code = [line for line in source.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    body = _statements(source)
+    body = _statements(source) or []
     return len(code) == 1 and bool(body) and not isinstance(body[0], (ast.FunctionDef, ast.ClassDef))
 
 
@@ -163,6 +163,7 @@ def quiet(source: str) -> str:
     if isinstance(value, ast.Constant) and isinstance(value.value, str):  # a stray docstring
         return source
     lines = source.split("\n")
+    assert node.end_lineno is not None and node.end_col_offset is not None  # ast.parse sets both
     row = node.end_lineno - 1
     text = lines[row].encode("utf-8")
     col = node.end_col_offset  # ast counts UTF-8 bytes

@@ -26,7 +26,7 @@ OWN_FILES = {os.path.join(HERE, "proofmain.py"), os.path.join(HERE, "zygote.py")
 DUMP_SIGNAL = signal.SIGUSR1
 LINUX = sys.platform.startswith("linux")
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
-_PRCTL = []
+_PRCTL: list = []  # libc prctl, or None where there is none; looked up once
 
 
 def _prctl(option: int, value: int) -> None:
@@ -74,7 +74,7 @@ def run_proof(request: dict) -> int:
     module = types.ModuleType("__main__")
     module.__file__ = script
     module.__loader__ = SourceFileLoader("__main__", script)
-    module.__builtins__ = builtins
+    module.__dict__["__builtins__"] = builtins
     sys.modules["__main__"] = module
     code = 0
     try:
@@ -92,7 +92,7 @@ def run_proof(request: dict) -> int:
         import threading
 
         if threading.active_count() > 1:  # like python: wait for the proof's non-daemon threads
-            threading._shutdown()
+            threading._shutdown()  # type: ignore[attr-defined]  # private, not in the stubs: python calls it at exit
         atexit._run_exitfuncs()
     except BaseException:
         pass

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from .errors import LdrError, PinError
 from .pin import matches_pin
@@ -116,7 +117,10 @@ def neutral(text: str, folders: list[tuple[str, str]]) -> str:
         if len(folder) < 2 or folder not in text:
             continue
         pattern = re.compile(r"(?<![\w.~/-])" + re.escape(folder) + r"(/|(?![\w.-]))")
-        text = pattern.sub(lambda m, form=form: form + m.group(1) if form else ("" if m.group(1) else "."), text)
+        def replace(m: re.Match[str], form: str = form) -> str:
+            return form + m.group(1) if form else ("" if m.group(1) else ".")
+
+        text = pattern.sub(replace, text)
     return text
 
 
@@ -148,7 +152,7 @@ class Runner:
         self.hello: dict = {}
         self._probe: dict | None = None
         self._next_id = 0
-        self._errlog = None
+        self._errlog: IO[bytes] | None = None
         self._work: str | None = None
         self._inbuf = b""
         self._starting = threading.Lock()
@@ -339,9 +343,9 @@ class Runner:
                            "its timeout and grace); it was stopped, and the next run starts a fresh "
                            "one") from None
         except KeyboardInterrupt as exc:
-            names = [job.name for job, _ in running.values() if job.script != PROBE]
+            stopped = [job.name for job, _ in running.values() if job.script != PROBE]
             self.close(wait=0)
-            raise Interrupted(names) from exc
+            raise Interrupted(stopped) from exc
         except BaseException:
             self.close(wait=0)
             raise

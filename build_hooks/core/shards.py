@@ -122,7 +122,7 @@ class MergeReport:
         return not (self.refused or self.corrupt)
 
     def text(self) -> str:
-        lines = []
+        lines: list[str] = []
         for label, items in (("merged", self.merged), ("to history", self.archived),
                              ("replaced, kept in history", self.replaced),
                              ("kept the store's newer record", self.kept), ("foreign", self.foreign),
@@ -141,7 +141,7 @@ def shard_files(folder: Path) -> list[Path]:
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(folder)
-    found = []
+    found: list[Path] = []
     for where, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("_"))
         found.extend(Path(where) / name for name in files if name.endswith(".json"))

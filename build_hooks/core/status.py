@@ -89,7 +89,7 @@ def unmeasured_reason(needs: list[str]) -> str:
 
 
 def status_report(library: Library, names: list[str] | None) -> dict:
-    proofs = {}
+    proofs: dict[str, dict] = {}
     for proof in library.select(names):
         proofs[proof.name] = {
             "name": proof.name, "path": library.layout.shown(proof.path),

@@ -24,6 +24,7 @@ import time
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 from stat import S_ISREG
+from typing import Any
 
 from .atomic import TMP_SUFFIX, write_atomic
 from .errors import StoreError
@@ -105,7 +106,7 @@ class Record:
         return replace(self, stdout=stdout, stderr=stderr, failure=failure, problems=problems)
 
     def to_text(self) -> str:
-        body = {"format": self.format}
+        body: dict[str, Any] = {"format": self.format}
         for f in fields(self):
             if f.name != "format":
                 value = getattr(self, f.name)

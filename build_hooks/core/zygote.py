@@ -108,7 +108,7 @@ def group_of(pgid: int) -> list[int]:
 def _scan(field: int, value: int) -> list[int]:
     """Live (not zombie) processes whose /proc stat field ``field`` after the name (1: parent,
     2: process group) is ``value``."""
-    found = []
+    found: list[int] = []
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -166,14 +166,14 @@ class Job:
         self.pid, self.cwd = pid, cwd
         self.cap = int(request.get("cap", 1 << 20))
         self.deadline = time.monotonic() + float(request.get("timeout", 120))
-        self.kill_at = None  # set when the stack dump has been asked for
-        self.grace_until = None  # set when the proof's process has ended
+        self.kill_at: float | None = None  # set when the stack dump has been asked for
+        self.grace_until: float | None = None  # set when the proof's process has ended
         self.started = time.perf_counter()
         self.wall = 0.0
         self.out_fd, self.err_fd = out_fd, err_fd
         self.fds = {out_fd: bytearray(), err_fd: bytearray()}
-        self.status = None  # set early for timeout / output-limit
-        self.wait_status = None
+        self.status: str | None = None  # set early for timeout / output-limit
+        self.wait_status: int | None = None
         self.leftovers = 0
         self.held = False
 
@@ -240,6 +240,7 @@ class Host:
                 if gone:  # reaped just now: its pid may be anyone's soon, so no kill
                     self.retire_spare(kill=False)
             self.make_spare()
+            assert self.spare is not None  # the host hands over only in fork mode, before it stops
             pid, control, out_r, err_r = self.spare
             try:
                 rest = data
@@ -380,13 +381,15 @@ class Host:
                     self.kill(job, "timeout")
                 due.append(job.deadline if job.kill_at is None else job.kill_at)
             elif self.open_fds(job):
-                if now >= job.grace_until:
+                grace_until = job.grace_until
+                assert grace_until is not None  # set with wait_status, when the process ended
+                if now >= grace_until:
                     self.sweep()
                     for fd in self.open_fds(job):
                         self.close_fd(fd)
                     job.held = True
                 else:
-                    due.append(job.grace_until)
+                    due.append(grace_until)
         soonest = min((t for t in due if t != float("inf")), default=None)
         return None if soonest is None else max(0.0, soonest - now)
 

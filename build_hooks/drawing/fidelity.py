@@ -116,12 +116,13 @@ def ink_fscore(ref_png: Path, cand_png: Path, tol: int = 1, search: int = 40) ->
     As = small(A).filter(ImageFilter.MaxFilter(3))
     bs = small(b)
     small_size = (size[0] // 4, size[1] // 4)
-    best = None
+    best: tuple[int, int, int] | None = None
     for dy in range(0, 2 * search + 1, 4):
         for dx in range(0, 2 * search + 1, 4):
             ov = _count(ImageChops.multiply(As, _place(bs, dx // 4, dy // 4, small_size)))
             if best is None or ov > best[0] or (ov == best[0] and (dx, dy) == (search, search)):
                 best = (ov, dx, dy)
+    assert best is not None  # the search ran at least once (search >= 0)
     _, bx, by = best
     b3 = b.filter(ImageFilter.MaxFilter(3))
     best = None
@@ -130,6 +131,7 @@ def ink_fscore(ref_png: Path, cand_png: Path, tol: int = 1, search: int = 40) ->
             ov = _count(ImageChops.multiply(A, _place(b3, dx, dy, size)))
             if best is None or ov > best[0]:
                 best = (ov, dx, dy)
+    assert best is not None  # nine offsets were tried
     _, dx, dy = best
     B = _place(b, dx, dy, size)
     k = 2 * tol + 1

@@ -75,7 +75,7 @@ def hachure_lines(polygons: list[list[Point]], o: Options) -> list[Line]:
     angle = o.hachureAngle + 90
     gap = o.hachureGap if o.hachureGap >= 0 else o.strokeWidth * 4
     gap = max(gap, 0.1)
-    skip = 1
+    skip: float = 1
     if o.roughness >= 1:
         r = o.randomizer.next() if o.randomizer is not None else 0
         if (r or _stdlib_random.random()) > 0.7:

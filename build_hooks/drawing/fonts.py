@@ -71,7 +71,8 @@ FONTS_DIR = Path(__file__).resolve().parents[1] / "assets" / "fonts"  # shipped 
 def family(fid: object) -> Family | None:
     """The family for an id, or None when Excalidraw has no such id."""
     try:
-        return FAMILIES.get(int(fid))  # type: ignore[arg-type]
+        # fid is whatever the scene holds; int() refuses what is not a number (caught below)
+        return FAMILIES.get(int(fid))  # type: ignore[call-overload]
     except (TypeError, ValueError):
         return None
 

@@ -26,6 +26,7 @@ def outline_path(el: dict) -> str:
     pts = el.get("points") or []
     pressures = el.get("pressures") or []
     simulate = bool(el.get("simulatePressure", not pressures))
+    inp: list[tuple[float, ...]]  # (x, y), or (x, y, pressure)
     if not pts:
         inp = [(0.0, 0.0, 0.5)]
     elif simulate:

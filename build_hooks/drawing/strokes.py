@@ -202,7 +202,7 @@ def svg_path(d: str, o: Options) -> OpSet:
             ops += double_line(cur[0], cur[1], data[0], data[1], o)
             cur = (data[0], data[1])
         elif key == "C":
-            ops += _bezier_to(*data, cur, o)
+            ops += _bezier_to(data[0], data[1], data[2], data[3], data[4], data[5], cur, o)
             cur = (data[4], data[5])
         elif key == "Z":
             ops += double_line(cur[0], cur[1], first[0], first[1], o)

@@ -59,6 +59,14 @@ def test_data_lines_are_hidden_and_parsed():
     assert key_paths(out.data) == ["TOLL.us", "TOLL.list.0", "X"]
 
 
+def test_an_integer_too_long_to_convert_is_a_problem_not_a_crash():
+    # json.loads raises a plain ValueError (no .msg) for an integer past int()'s digit limit
+    out = parse_output(["BIG=" + "1" * 5000, "X=1"])
+    assert out.data == {"X": 1}
+    [problem] = out.problems
+    assert problem.startswith("output line 1: BIG= is not valid JSON (Exceeds the limit (4300 digits)"), problem
+
+
 def test_a_fresh_process_reads_unchanged_proofs_from_the_cache(project, monkeypatch):
     from build_hooks.core import cache, discovery
 

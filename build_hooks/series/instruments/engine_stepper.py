@@ -71,7 +71,7 @@ def layout(rows: list[dict]) -> tuple[dict[int, tuple[float, float]], float, flo
     node_w = max(96.0, CHAR_W * max(len(label(r)) for r in rows) + 18)
     widest = max(len(ids) for ids in layers.values())
     width = PAD * 2 + widest * node_w + (widest - 1) * COL_GAP
-    pos = {}
+    pos: dict[int, tuple[float, float]] = {}
     for d, ids in layers.items():
         row_w = len(ids) * node_w + (len(ids) - 1) * COL_GAP
         for k, step in enumerate(ids):

@@ -59,7 +59,7 @@ def layout(root: int, nodes: list[dict]) -> tuple[dict[int, tuple[float, float]]
     node_w = max(96.0, CHAR_W * max(len(n["name"]) for n in nodes) + 18)
     widest = max(len(r) for r in rows.values())
     width = PAD * 2 + widest * node_w + (widest - 1) * COL_GAP
-    pos = {}
+    pos: dict[int, tuple[float, float]] = {}
     for d, ids in rows.items():
         row_w = len(ids) * node_w + (len(ids) - 1) * COL_GAP
         x0 = (width - row_w) / 2
@@ -149,7 +149,9 @@ def render(options: dict, ctx: Context) -> str:
     proof_name = options.get("proof") or DEFAULT_PROOF
     record = primary(ctx, proof_name)
     root, nodes = _nodes(record.data, proof_name)
-    loss = record.data.get("LOSS") if isinstance(record.data.get("LOSS"), dict) else {}
+    loss = record.data.get("LOSS")
+    if not isinstance(loss, dict):
+        loss = {}
     lead = ('<p class="ldr-instrument__lead">The loss '
             f'({esc(fmt(float(loss["value"]), 4)) if isinstance(loss.get("value"), (int, float)) else "?"}) '
             f'hangs from <code>{esc(str(loss.get("grad_fn", nodes[0]["name"])))}</code>: {count(len(nodes), "node")}, '
