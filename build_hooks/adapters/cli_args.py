@@ -101,8 +101,8 @@ def build_parser(description: str) -> argparse.ArgumentParser:
     moved.add_argument("rev", nargs="?", default="HEAD", help="git revision to compare with (default: HEAD)")
     moved.add_argument("--json", action="store_true")
     drift = command("drift", help="what changed between two recorded torch versions")
-    drift.add_argument("--from", dest="from_version", metavar="V", help="default: the newest history version older "
-                                                                        "than --to")
+    drift.add_argument("--from", dest="from_version", metavar="V",
+                       help="default: the newest history version older than --to")
     drift.add_argument("--to", dest="to_version", metavar="V", help="default: the current records' version")
     drift_out = drift.add_mutually_exclusive_group()
     drift_out.add_argument("--json", action="store_true", help="the stable machine-readable form")

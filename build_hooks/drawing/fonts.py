@@ -44,8 +44,8 @@ class Family:
 
 FAMILIES: dict[int, Family] = {
     1: Family(1, "Virgil", 1000, 886, -374, 1.25, (("Virgil.woff2", None),)),
-    2: Family(2, "Helvetica", 2048, 1577, -471, 1.15, (), ("Liberation Sans", "Arial", "Segoe UI Emoji"), "Liberation "
-                                                                                                          "Sans"),
+    2: Family(2, "Helvetica", 2048, 1577, -471, 1.15, (), ("Liberation Sans", "Arial", "Segoe UI Emoji"),
+              "Liberation Sans"),
     3: Family(3, "Cascadia", 2048, 1900, -480, 1.2, (("CascadiaCode.woff2", None),)),
     5: Family(5, "Excalifont", 1000, 886, -374, 1.25, (
         ("Excalifont-latin.woff2", LATIN),

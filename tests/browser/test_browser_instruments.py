@@ -80,8 +80,8 @@ def test_toll_meter(part0):
         close_text(shown["us"][1], point["us"])
         close_text(shown["fixed_share"][1], 100 * min(1, small / point["us"]))
         close_text(shown["ops_per_s"][1], 1e6 / point["us"])
-        current = part0.eval_on_selector_all(f"{root('toll-meter')} .ldr-mark--current", "els => els.map(e => "
-                                                                                         "e.dataset.i)")
+        current = part0.eval_on_selector_all(f"{root('toll-meter')} .ldr-mark--current",
+                                             "els => els.map(e => e.dataset.i)")
         assert current == [str(i)]
     # the pointer picks the nearest size too
     box = part0.locator(f"{root('toll-meter')} .ldr-mark[data-i='3']").bounding_box()

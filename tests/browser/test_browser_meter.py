@@ -44,8 +44,8 @@ def test_static_meter_lists_eight_floors_and_links_present_ones(project_site, op
     page, watch = open_page(project_site.url(PART0))
     floors = page.eval_on_selector_all("[data-ldr-meter] li", "els => els.map(e => e.dataset.floor)")
     assert floors == ["python", "binding", "dispatcher", "autograd", "kernel", "memory", "runtime", "hardware"]
-    links = page.eval_on_selector_all("[data-ldr-meter] li > a", "els => els.map(a => [a.parentElement.dataset.floor, "
-                                                                 "a.hash])")
+    links = page.eval_on_selector_all("[data-ldr-meter] li > a",
+                                      "els => els.map(a => [a.parentElement.dataset.floor, a.hash])")
     assert links == [["python", "#where-you-type"], ["binding", "#across-the-boundary"],
                      ["dispatcher", "#the-dispatcher-picks"], ["runtime", "#the-two-clocks"],
                      ["hardware", "#the-chip-underneath"]]

@@ -70,8 +70,8 @@ def test_each_operation_lights_the_cells_it_reads(part1):
         cells = cells_of(view)
         assert grid(part1) == cells, view["op"]
         assert lit(part1) == sorted(set(cells)), view["op"]
-        counts = part1.eval_on_selector_all(f"{STRIDES} .ldr-storage .ldr-cell__count", "els => els.map(e => "
-                                                                                        "e.textContent)")
+        counts = part1.eval_on_selector_all(f"{STRIDES} .ldr-storage .ldr-cell__count",
+                                            "els => els.map(e => e.textContent)")
         assert counts == [f"×{cells.count(c)}" for c in sorted(set(cells)) if cells.count(c) > 1]
         shown = readout(part1, STRIDES)
         assert shown["sizes"][0] == ",".join(map(str, view["sizes"]))
@@ -127,8 +127,8 @@ def test_promotion_cells_read_out_the_recorded_dtype(part1):
         part1.click(f"{PROMO} .ldr-promo__cell[data-r='{r}'][data-c='{c}']")
         shown = readout(part1, PROMO)
         assert shown["pair"][1] == f"{a} + {b}" and shown["result"][1] == table[r][c]
-        current = part1.eval_on_selector_all(f"{PROMO} .ldr-promo__cell--current", "els => els.map(e => [e.dataset.r, "
-                                                                                   "e.dataset.c])")
+        current = part1.eval_on_selector_all(f"{PROMO} .ldr-promo__cell--current",
+                                             "els => els.map(e => [e.dataset.r, e.dataset.c])")
         assert current == [[str(r), str(c)]]
     part1.click(f"{PROMO} .ldr-promo__cell[data-r='{dtypes.index('int32')}'][data-c='{dtypes.index('float16')}']")
     assert readout(part1, PROMO)["rule"][1] == "a floating type wins over an integer one whatever its size"
@@ -148,8 +148,8 @@ def test_without_javascript_the_fallbacks_are_complete(project_site, open_page):
     promo = record("type_promotion")
     assert page.locator(f"{STRIDES} .ldr-storage .ldr-cell").count() == record("view_ops")["BASE"]["numel"]
     assert grid(page) == cells_of(views[0])
-    rows = page.eval_on_selector_all(f"{STRIDES} tbody tr", "rs => rs.map(r => Array.from(r.cells).map(c => "
-                                                            "c.textContent))")
+    rows = page.eval_on_selector_all(f"{STRIDES} tbody tr",
+                                     "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))")
     assert [r[0] for r in rows] == [v["op"] for v in views]
     assert [r[-1] for r in rows] == [" ".join(map(str, cells_of(v))) for v in views]
     assert page.is_visible(f"{STRIDES} .ldr-strides__status") and not page.is_visible(f"{STRIDES} select")
@@ -201,8 +201,8 @@ def test_a_phone_shows_them_without_sideways_page_scroll(project_site, open_page
     for root in (STRIDES, PROMO):
         box = page.locator(root).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    box = page.eval_on_selector(f"{PROMO} .ldr-promo__scroll", "e => [e.scrollWidth, e.clientWidth, "
-                                                               "getComputedStyle(e).overflowX]")
+    box = page.eval_on_selector(f"{PROMO} .ldr-promo__scroll",
+                                "e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).overflowX]")
     assert box[2] == "auto"
     if box[0] > box[1]:  # the matrix scrolls inside its own box, and says so
         assert page.is_visible(f"{PROMO} .ldr-scroll-hint")

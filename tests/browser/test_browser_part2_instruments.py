@@ -125,8 +125,8 @@ def seq_text(seq: int) -> str:
 
 def stepper_state(page) -> dict:
     shown = readout_of(page, STEPPER)
-    marks = page.eval_on_selector_all(f"{STEPPER} .ldr-mark", "ms => ms.map(m => [+m.dataset.step, "
-                                                              "Array.from(m.classList)])")
+    marks = page.eval_on_selector_all(f"{STEPPER} .ldr-mark",
+                                      "ms => ms.map(m => [+m.dataset.step, Array.from(m.classList)])")
     return {"shown": shown, "marks": dict((k, c) for k, c in marks)}
 
 
@@ -186,8 +186,8 @@ def test_without_javascript_the_fallback_is_complete(project_site, open_page):
     assert [cells[3:5] for _, _, cells in table] == [[str(r["versions"]["a"]), str(r["versions"]["out"])] for r in rows]
     order = record("engine_order")["ORDER"]
     assert page.locator(f"{STEPPER} .ldr-mark").count() == len(order) and not page.is_visible(f"{STEPPER} .ldr-buttons")
-    steps = page.eval_on_selector_all(f"{STEPPER} tbody tr", "rs => rs.map(r => Array.from(r.cells).map(c => "
-                                                             "c.textContent))")
+    steps = page.eval_on_selector_all(f"{STEPPER} tbody tr",
+                                      "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))")
     assert [cells[1] for cells in steps] == [r["name"] for r in order]
     assert [cells[3] for cells in steps] == [", ".join(f'{order[s]["name"]} ({seq_text(order[s]["seq"])})'
                                                        for s in r["ready"]) for r in order]
@@ -242,8 +242,8 @@ def test_a_phone_shows_it_without_sideways_page_scroll(project_site, open_page):
         assert inner["x"] >= box["x"] - 1 and inner["x"] + inner["width"] <= box["x"] + box["width"] + 1, sel
     box = page.locator(STEPPER).bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    scroll = page.eval_on_selector(f"{STEPPER} .ldr-figure", "e => [e.scrollWidth, e.clientWidth, "
-                                                             "getComputedStyle(e).overflowX]")
+    scroll = page.eval_on_selector(f"{STEPPER} .ldr-figure",
+                                   "e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).overflowX]")
     assert scroll[0] <= scroll[1] or scroll[2] == "auto"  # the graph scrolls inside its own box if it must
     sizes = page.eval_on_selector_all(f"{LAB} *",
                                       "els => els.filter(e => e.childNodes.length && Array.from(e.childNodes).some(n "

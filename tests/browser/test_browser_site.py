@@ -61,8 +61,8 @@ def test_no_request_leaves_localhost_and_no_console_errors(project_site, open_pa
 
 def test_reading_lines_link_every_part(project_site, open_page):
     page, watch = open_page(project_site.url("theme-check/"))
-    hrefs = page.eval_on_selector_all(".ldr-metro__station", "els => els.map(a => "
-                                                             "a.getAttribute('xlink:href') || a.getAttribute('href'))")
+    hrefs = page.eval_on_selector_all(".ldr-metro__station",
+                                      "els => els.map(a => a.getAttribute('xlink:href') || a.getAttribute('href'))")
     assert len(hrefs) == 12 and hrefs[0] == "../part-00-the-map/" and hrefs[11] == "../part-11-working-on-pytorch/"
     assert page.locator(".ldr-metro__track").count() == 3
     assert page.locator(".ldr-robot").count() == 1

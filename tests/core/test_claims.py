@@ -186,8 +186,8 @@ def test_data_from_the_proof_is_escaped(toll, md):
     ("proof: toll\ncheck: __import__('os')", "docs/chapter.md:3: claim on proof toll: names starting with '_'"),
     ("proof: nope\ncheck: A.b > 1", "docs/chapter.md:3: unknown proof 'nope'"),
     ("proof: toll", "docs/chapter.md:3: a claim takes `proof: <name>`, `check: <expression>`"),
-    ("proof: toll\ncheck: TOLL.small_us > 1\nwhy: x", "claim: unknown option(s) why; the claim fence takes: check, "
-                                                      "device, proof, quote, say"),
+    ("proof: toll\ncheck: TOLL.small_us > 1\nwhy: x",
+     "claim: unknown option(s) why; the claim fence takes: check, device, proof, quote, say"),
 ])
 def test_bad_claims_are_errors_naming_page_and_line(toll, md, body, says):
     with pytest.raises((DirectiveError, SuperFencesException)) as info:

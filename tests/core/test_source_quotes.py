@@ -181,8 +181,8 @@ def test_find_refuses_ambiguous_and_missing_text():
 def test_installed_torch_reads_the_version_without_importing_it():
     assert installed_torch() == PIN
     code = ("import sys; from build_hooks.core.sources import installed_torch, quote; "
-            "print(installed_torch(), quote('c10/core/DispatchKey.h', 'enum class DispatchKey : uint16_t', "
-            "'Undefined = 0,').first, "
+            "print(installed_torch(), "
+            "quote('c10/core/DispatchKey.h', 'enum class DispatchKey : uint16_t', 'Undefined = 0,').first, "
             "'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == PIN and out[2] == "False"

@@ -192,8 +192,8 @@ def test_scalar_rules_follow_the_category_rule():
     (lambda d: d["PROMOTION"].update(table="float32"), r"PROMOTION\.table should be list"),
     (lambda d: d["PROMOTION"]["table"].pop(), r"PROMOTION\.table should be 11 rows of 11"),
     (lambda d: d["PROMOTION"]["table"][3].pop(), r"PROMOTION\.table should be 11 rows of 11"),
-    (lambda d: d["PROMOTION"]["info"].pop("complex128"), r"PROMOTION\.info has no category, "
-                                                         r"bits and signed for 'complex128'"),
+    (lambda d: d["PROMOTION"]["info"].pop("complex128"),
+     r"PROMOTION\.info has no category, bits and signed for 'complex128'"),
     (lambda d: d["PROMOTION"]["info"]["int8"].update(category="whole"), r"PROMOTION\.info .* 'int8'"),
     (lambda d: d["SCALARS"][1].pop("other"), r"SCALARS\[1\] needs expr"),
     (lambda d: d["SCALARS"][2]["other"].update(kind="string"), r"SCALARS\[2\] needs"),

@@ -168,8 +168,8 @@ def render(options: dict, ctx: Context) -> str:
     elif step is not None:
         read = step["phases"][-1]
         lead = ('<p class="ldr-instrument__lead ldr-instrument__note">Only a CPU record exists for this proof, '
-                'and a CPU '
-                'has one clock: each call returns when its work is done. So here is one training step on that single '
+                'and a CPU has one clock: each call returns when its work is done. '
+                'So here is one training step on that single '
                 f'clock, phase by phase. Reading the loss (<code>{esc(read["phase"])}</code>) costs '
                 f'<strong class="ldr-subject-text">{esc(us(read["ms"]))}</strong> of a '
                 f'{esc(us(step["step_ms"]))} step, '
