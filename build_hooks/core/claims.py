@@ -69,6 +69,45 @@ class ClaimResult:
 
 
 # -- the language --------------------------------------------------------------------------
+def _string_end(expression: str, i: int) -> int:
+    """Where the string literal opening at ``i`` ends (one past its closing quote)."""
+    quote, end, n = expression[i], i + 1, len(expression)
+    while end < n and expression[end] != quote:
+        end += 2 if expression[end] == "\\" else 1
+    return end + 1
+
+
+def _number_end(expression: str, i: int) -> int | None:
+    """Where the number literal starting at ``i`` ends, or None when none starts there."""
+    char = expression[i]
+    starts_number = char.isdigit() or (char == "." and expression[i + 1:i + 2].isdigit())
+    number = _NUMBER.match(expression, i) if starts_number else None
+    return number.end() if number and number.end() > i else None
+
+
+def _data_path(expression: str, i: int, after_dot: bool) -> str | None:
+    """The data path starting at ``i``: not an attribute after a dot, not the head of a longer name."""
+    path = _PATH.match(expression, i)
+    if not path or after_dot:
+        return None
+    end = path.end()
+    if end < len(expression) and (expression[end].isalnum() or expression[end] == "_"):
+        return None
+    text = path.group()
+    if any(part.startswith("__") for part in text.split(".")):
+        raise ClaimError(f"{text!r}: a data path part cannot start with '__'")
+    return text
+
+
+def _name(expression: str, i: int) -> str:
+    name_match = _NAME.match(expression, i)
+    assert name_match  # expression[i] is a letter or "_", so a name starts here
+    name = name_match.group()
+    if name.startswith("_"):
+        raise ClaimError(f"names starting with '_' are not allowed ({name!r})")
+    return name
+
+
 def _tokenise(expression: str) -> tuple[str, list[str]]:
     """Replace each data path outside string literals by a placeholder name."""
     out: list[str] = []
@@ -76,42 +115,23 @@ def _tokenise(expression: str) -> tuple[str, list[str]]:
     i, n = 0, len(expression)
     while i < n:
         char = expression[i]
-        if char in "'\"":
-            end = i + 1
-            while end < n and expression[end] != char:
-                end += 2 if expression[end] == "\\" else 1
-            out.append(expression[i:end + 1])
-            i = end + 1
-            continue
-        starts_number = char.isdigit() or (char == "." and expression[i + 1:i + 2].isdigit())
-        number = _NUMBER.match(expression, i) if starts_number else None
-        if number and number.end() > i:
-            out.append(number.group())
-            i = number.end()
-            continue
-        if char.isalpha() or char == "_":
-            after_dot = "".join(out).rstrip().endswith(".")
-            path = _PATH.match(expression, i)
-            whole = path and (path.end() == n or not (expression[path.end()].isalnum()
-                                                     or expression[path.end()] == "_"))
-            if path and not after_dot and whole:
-                text = path.group()
-                if any(part.startswith("__") for part in text.split(".")):
-                    raise ClaimError(f"{text!r}: a data path part cannot start with '__'")
+        end = _string_end(expression, i) if char in "'\"" else _number_end(expression, i)
+        if end is not None:  # a string or number literal, kept as written
+            out.append(expression[i:end])
+            i = end
+        elif char.isalpha() or char == "_":
+            path = _data_path(expression, i, "".join(out).rstrip().endswith("."))
+            if path is None:  # a function name or an attribute
+                word = _name(expression, i)
+                out.append(word)
+            else:
+                word = path
                 out.append(_PLACEHOLDER.format(len(paths)))
-                paths.append(text)
-                i = path.end()
-                continue
-            name_match = _NAME.match(expression, i)
-            assert name_match  # char is a letter or "_", so a name starts here
-            name = name_match.group()
-            if name.startswith("_"):
-                raise ClaimError(f"names starting with '_' are not allowed ({name!r})")
-            out.append(name)
-            i += len(name)
-            continue
-        out.append(char)
-        i += 1
+                paths.append(path)
+            i += len(word)
+        else:
+            out.append(char)
+            i += 1
     return "".join(out), paths
 
 
@@ -221,64 +241,91 @@ def _compare(symbol: str, left, right) -> bool:
         raise ClaimError(f"cannot compare {show_value(left)} {symbol} {show_value(right)} ({exc})") from None
 
 
+def _eval_constant(node: ast.Constant, env: dict):
+    value = node.value
+    if value is not None and type(value) not in (bool, int, float, str):
+        raise ClaimError(f"{type(value).__name__} literals are not allowed")
+    if isinstance(value, str) and len(value) > MAX_STRING:
+        raise ClaimError(f"a string literal is limited to {MAX_STRING} characters")
+    return _bounded(value, "a literal")
+
+
+def _eval_name(node: ast.Name, env: dict):
+    if node.id in env:
+        return env[node.id]
+    hint = " (call it: name(...))" if node.id in FUNCTIONS else (
+        "; data paths start with an upper-case data line NAME, e.g. TOLL.small_us")
+    raise ClaimError(f"unknown name {node.id!r}{hint}")
+
+
+def _eval_list(node: ast.List | ast.Tuple, env: dict):
+    if len(node.elts) > MAX_ITEMS:
+        raise ClaimError(f"a list literal is limited to {MAX_ITEMS} items")
+    return [_eval(item, env) for item in node.elts]
+
+
+def _eval_unary(node: ast.UnaryOp, env: dict):
+    value = _eval(node.operand, env)
+    if isinstance(node.op, ast.Not):
+        return not value
+    if isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _number(value, "a sign")
+        return -value if isinstance(node.op, ast.USub) else +value
+    raise ClaimError("the '~' operator is not allowed")
+
+
+def _eval_binary(node: ast.BinOp, env: dict):
+    if type(node.op) not in _BINARY:
+        raise ClaimError(f"the operator {type(node.op).__name__} is not allowed; use + - * / // % **")
+    return _binary(node.op, _eval(node.left, env), _eval(node.right, env))
+
+
+def _eval_bool(node: ast.BoolOp, env: dict):
+    value = None
+    for item in node.values:
+        value = _eval(item, env)
+        if bool(value) == isinstance(node.op, ast.Or):
+            return value
+    return value
+
+
+def _eval_compare(node: ast.Compare, env: dict):
+    left = _eval(node.left, env)
+    for op, item in zip(node.ops, node.comparators):
+        if type(op) not in _COMPARE:
+            raise ClaimError(f"'{'is' if isinstance(op, ast.Is) else 'is not'}' is not allowed; use == or !=")
+        right = _eval(item, env)
+        if not _compare(_COMPARE[type(op)], left, right):
+            return False
+        left = right
+    return True
+
+
+def _eval_call(node: ast.Call, env: dict):
+    if isinstance(node.func, ast.Name) and node.func.id in env:
+        raise ClaimError("a data path is a value, not a function; call min, max, ... on it")
+    if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
+        called = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
+        raise ClaimError(f"calling {called!r} is not allowed; the functions are {', '.join(FUNCTIONS)}")
+    if node.keywords:
+        raise ClaimError(f"{node.func.id}() takes no keyword arguments")
+    return _call(node.func.id, [_eval(item, env) for item in node.args])
+
+
+# What each allowed node means, by its exact type; every other node is refused.
+_EVALUATORS: dict[type, Callable[[Any, dict], Any]] = {
+    ast.Constant: _eval_constant, ast.Name: _eval_name, ast.List: _eval_list, ast.Tuple: _eval_list,
+    ast.UnaryOp: _eval_unary, ast.BinOp: _eval_binary, ast.BoolOp: _eval_bool,
+    ast.Compare: _eval_compare, ast.Call: _eval_call,
+}
+
+
 def _eval(node: ast.expr, env: dict):
-    kind = type(node)  # exact types (`type(node) is`): mypy narrows on those, as on isinstance
-    if type(node) is ast.Constant:
-        value = node.value
-        if value is not None and type(value) not in (bool, int, float, str):
-            raise ClaimError(f"{type(value).__name__} literals are not allowed")
-        if isinstance(value, str) and len(value) > MAX_STRING:
-            raise ClaimError(f"a string literal is limited to {MAX_STRING} characters")
-        return _bounded(value, "a literal")
-    if type(node) is ast.Name:
-        if node.id in env:
-            return env[node.id]
-        hint = " (call it: name(...))" if node.id in FUNCTIONS else (
-            "; data paths start with an upper-case data line NAME, e.g. TOLL.small_us")
-        raise ClaimError(f"unknown name {node.id!r}{hint}")
-    if type(node) is ast.List or type(node) is ast.Tuple:
-        if len(node.elts) > MAX_ITEMS:
-            raise ClaimError(f"a list literal is limited to {MAX_ITEMS} items")
-        return [_eval(item, env) for item in node.elts]
-    if type(node) is ast.UnaryOp:
-        value = _eval(node.operand, env)
-        if isinstance(node.op, ast.Not):
-            return not value
-        if isinstance(node.op, (ast.USub, ast.UAdd)):
-            value = _number(value, "a sign")
-            return -value if isinstance(node.op, ast.USub) else +value
-        raise ClaimError("the '~' operator is not allowed")
-    if type(node) is ast.BinOp:
-        if type(node.op) not in _BINARY:
-            raise ClaimError(f"the operator {type(node.op).__name__} is not allowed; use + - * / // % **")
-        return _binary(node.op, _eval(node.left, env), _eval(node.right, env))
-    if type(node) is ast.BoolOp:
-        value = None
-        for item in node.values:
-            value = _eval(item, env)
-            if bool(value) == isinstance(node.op, ast.Or):
-                return value
-        return value
-    if type(node) is ast.Compare:
-        left = _eval(node.left, env)
-        for op, item in zip(node.ops, node.comparators):
-            if type(op) not in _COMPARE:
-                raise ClaimError(f"'{'is' if isinstance(op, ast.Is) else 'is not'}' is not allowed; use == or !=")
-            right = _eval(item, env)
-            if not _compare(_COMPARE[type(op)], left, right):
-                return False
-            left = right
-        return True
-    if type(node) is ast.Call:
-        if isinstance(node.func, ast.Name) and node.func.id in env:
-            raise ClaimError("a data path is a value, not a function; call min, max, ... on it")
-        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-            called = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
-            raise ClaimError(f"calling {called!r} is not allowed; the functions are {', '.join(FUNCTIONS)}")
-        if node.keywords:
-            raise ClaimError(f"{node.func.id}() takes no keyword arguments")
-        return _call(node.func.id, [_eval(item, env) for item in node.args])
-    raise ClaimError(f"not allowed in a claim: {_REFUSED.get(kind, kind.__name__)}")
+    kind = type(node)
+    evaluator = _EVALUATORS.get(kind)
+    if evaluator is None:
+        raise ClaimError(f"not allowed in a claim: {_REFUSED.get(kind, kind.__name__)}")
+    return evaluator(node, env)
 
 
 def evaluate(expression: str, data: dict) -> ClaimResult:
