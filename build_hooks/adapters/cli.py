@@ -9,14 +9,14 @@ import time
 from pathlib import Path
 
 from build_hooks.core.errors import LdrError
-from build_hooks.core.library import ACCELERATORS, Library
+from build_hooks.core.library import Library
 from build_hooks.core.runner import last_lines
 from build_hooks.core.status import ended as _ended
-from build_hooks.core.status import status_report, unmeasured_reason
 from build_hooks.core.writeerrors import explain
 
 from .cli_args import DATA_COMMANDS, build_parser, command_of, draw_argv
-from .console import RunDisplay, console, guarded_streams, say, table
+from .cli_report import cmd_check, cmd_status, shown
+from .console import RunDisplay, console, guarded_streams, say
 from .siteconfig import layout_for, site_config
 
 
@@ -26,10 +26,6 @@ def find_root(start: Path) -> Path:
             return folder
     raise LdrError(f"no project found from {start}: expected mkdocs.yml (or pyproject.toml and proofs/) "
                    "in a parent folder; run ldr inside the project or pass --root")
-
-
-def _shown(path: Path, root: Path) -> Path:
-    return path.relative_to(root) if path.is_relative_to(root) else path
 
 
 def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str], list[str]]:
@@ -110,103 +106,10 @@ def cmd_run(args, library: Library) -> int:
         for path in record_noise(library.store, runs, repeat):
             say(err, f"noise of {repeat} runs: {path}")
     say(err, f"{len(todo)} proof(s) in {time.perf_counter() - started:.2f} s, {failures} failed; "
-             f"records in {_shown(library.store.dir, library.root)}/")
+             f"records in {shown(library.store.dir, library.root)}/")
     for item in library.diagnostics:
         say(err, ("warning: ", "yellow") if item.level == "warning" else ("note: ", "dim"), item.message)
     return 1 if failures or (names and len(impossible) == len(names)) else 0
-
-
-STATE_STYLES = {"fresh": "green", "foreign": "cyan", "stale": "yellow", "failed": "red", "missing": "red",
-                "corrupt": "red", "problem": "red", "unmeasured": "yellow"}
-
-
-def cmd_status(args, library: Library) -> int:
-    report = status_report(library, args.proofs or None)
-    if args.json:
-        print(json.dumps(report, indent=2))
-        return 0
-    rows: list[list[str]] = []
-    styles: list[str | None] = []
-    for proof in report["proofs"]:
-        if not proof["records"]:
-            allowed = "; allowed (allow_unmeasured)" if proof["allowed_unmeasured"] else ""
-            rows.append([proof["name"], " or ".join(proof["needs"] or []) or "-", "unmeasured", "-", "-",
-                         "-", "-", unmeasured_reason(proof["needs"] or []) + allowed])
-            styles.append(STATE_STYLES["unmeasured"])
-        for rec in proof["records"]:
-            rows.append([proof["name"], rec["device_class"], rec["state"], rec["torch"] or "-",
-                         (rec["measured_at"] or "-")[:10],
-                         f"{rec['wall_s']:.2f} s" if rec["wall_s"] is not None else "-",
-                         ", ".join(rec["data_keys"]) or "-", "; ".join(rec["reasons"]) or "-"])
-            styles.append(STATE_STYLES.get(rec["state"]))
-    out = console()
-    table(out, f"Proofs (torch pin {report['pin']}, this host: {report['host']['accelerator'] or 'cpu'})",
-          ["proof", "device", "state", "torch", "measured", "wall", "data keys", "why"], rows, styles)
-    for path in report["orphans"]:
-        say(out, ("orphan: ", "yellow"), f"{path} has no proof script any more; delete it")
-    for path in report["leftovers"]:
-        say(out, ("leftover: ", "yellow"), f"{path} is from a write that never finished; `ldr run` removes it")
-    for proof in report["proofs"]:  # what a failed run printed last (before a timeout's stack, too)
-        for rec in proof["records"]:
-            if rec["state"] == "failed" and rec["last_lines"]:
-                say(out, ("failed: ", "red"), f"{proof['name']} ({rec['device_class']}), last lines:")
-                for line in rec["last_lines"]:
-                    say(out, "    ", (line, "dim"))
-    if out.is_terminal:  # the full text of what a narrow table cell may wrap
-        for proof in report["proofs"]:
-            for rec in proof["records"]:
-                if rec["state"] in ("corrupt", "problem"):
-                    for reason in rec["reasons"]:
-                        say(out, (f"{rec['state']}: ", "red"), f"{proof['name']} ({rec['device_class']}): {reason}")
-    return 0
-
-
-def cmd_check(args, library: Library) -> int:
-    report = status_report(library, None)
-    bad = [
-        (proof["name"], rec)
-        for proof in report["proofs"] for rec in proof["records"]
-        if rec["state"] not in ("fresh", "foreign") and (not args.device or rec["device_class"] in args.device)
-    ]
-    unmeasured = [
-        proof for proof in report["proofs"]
-        if not proof["records"] and not proof["allowed_unmeasured"]
-        and (not args.device or set(args.device) & set(proof["needs"] or []))
-    ]
-    for name, rec in bad:
-        why = "; ".join(rec["reasons"]) or rec["state"]
-        print(f"{name} ({rec['device_class']}): {rec['state']}: {why}", file=sys.stderr)
-    for proof in unmeasured:
-        print(f"{proof['name']}: unmeasured: {unmeasured_reason(proof['needs'] or [])}; fix: run it on "
-              "such a machine and commit the record, or set \"allow_unmeasured\": True in its PROOF",
-              file=sys.stderr)
-    for path in report["orphans"]:
-        print(f"{path}: orphan: its proof script is gone; delete the record", file=sys.stderr)
-    for path in report["leftovers"]:
-        print(f"{path}: leftover temporary file of a write that never finished; `ldr run` removes it",
-              file=sys.stderr)
-    total = sum(1 for p in report["proofs"] for r in p["records"]
-                if not args.device or r["device_class"] in args.device)
-    absent = [device for device in args.device or [] if not any(
-        r["device_class"] == device for p in report["proofs"] for r in p["records"])]
-    for device in absent:  # asked to vouch for records that do not exist
-        users = [p["name"] for p in report["proofs"] if p["accelerator"] != "none"]
-        which = (f"{len(users)} proof(s) could be measured there: {', '.join(users)}" if device in ACCELERATORS
-                 and users else "no proof is measured on it" if device in ACCELERATORS else "")
-        print(f"ldr check: no {device} record in {_shown(library.store.dir, library.root)}/"
-              f"{' (' + which + ')' if which else ''}; nothing to check on {device}. Fix: run "
-              f"`ldr run` on a machine with {device} and commit (or `ldr merge`) its records, "
-              f"or leave out --device {device}", file=sys.stderr)
-    trouble = len(bad) + len(unmeasured) + len(report["orphans"]) + len(report["leftovers"]) + len(absent)
-    if trouble:
-        print(f"ldr check: {trouble} item(s) need attention; fix: `ldr run` (or `ldr run NAME --force`), "
-              "fix reported data lines, delete orphans, and commit proofs/_results/", file=sys.stderr)
-        return 1
-    allowed = sum(1 for p in report["proofs"] if not p["records"])
-    note = f" ({allowed} proof(s) allowed unmeasured here)" if allowed else ""
-    devices = f" ({', '.join(args.device)})" if args.device else ""
-    print(f"ldr check: {total} record(s){devices} fresh against torch {report['pin']} and their scripts{note}")
-    return 0
 
 
 def cmd_diff(args, library: Library) -> int:
