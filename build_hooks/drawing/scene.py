@@ -10,6 +10,7 @@ the element and the fix.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from build_hooks.core.datalines import lone_surrogate
@@ -96,15 +97,19 @@ def _legacy_font(el: dict, raw: dict) -> None:
     el["fontFamily"] = by_name.get(name, DEFAULT_FAMILY)
 
 
-def _restore_element(raw: dict, source: str) -> dict:
-    el = {**DEFAULTS, **raw}
-    eid = el.get("id", "?")
+def _element_type(el: dict, source: str) -> str:
+    """The element's type ("draw" as the app's old name for a line); an unknown one is refused."""
     if el.get("type") == "draw":
         el["type"] = "line"
     kind = el.get("type")
     if kind not in ELEMENT_TYPES:
-        raise DrawingError(f"{source}: element {eid!r} has unknown type {kind!r}; use one of "
+        raise DrawingError(f"{source}: element {el.get('id', '?')!r} has unknown type {kind!r}; use one of "
                            f"{', '.join(sorted(ELEMENT_TYPES - {'selection'}))} (or delete the element)")
+    return kind
+
+
+def _legacy_fields(el: dict, raw: dict, kind: str) -> None:
+    """Old files' strokeSharpness and boundElementIds, as roundness and boundElements."""
     if not raw.get("roundness"):
         if raw.get("strokeSharpness") == "round":  # old files: legacy radius for boxes, proportional else
             el["roundness"] = {"type": 1 if kind in ("rectangle", "iframe", "embeddable", "image") else 2}
@@ -114,7 +119,10 @@ def _restore_element(raw: dict, source: str) -> dict:
     if "boundElements" not in raw:
         el["boundElements"] = [{"id": i, "type": "arrow"} for i in raw.get("boundElementIds") or []]
     el.pop("boundElementIds", None)
-    who = f"element {eid!r} ({kind})"
+
+
+def _numbers(el: dict, source: str, who: str) -> None:
+    """Each numeric field as a number within its limits (a null one as its default)."""
     for k in ("x", "y", "width", "height", "angle", "strokeWidth", "opacity", "roughness", "fontSize", "seed"):
         if k not in el:
             continue
@@ -123,45 +131,72 @@ def _restore_element(raw: dict, source: str) -> dict:
             el[k] = int(limits.number(v, k, source, who, -SEED_RANGE, SEED_RANGE))
         else:
             el[k] = limits.number(v, k, source, who, *limits.LIMITS.get(k, (-limits.MAX_COORD, limits.MAX_COORD)))
-    if kind == "text":
-        _legacy_font(el, raw)
-        if el.get("fontFamily") is None:
-            el["fontFamily"] = DEFAULT_FAMILY
-        if family(el["fontFamily"]) is None:
-            known = ", ".join(f"{k} ({f.name})" for k, f in FAMILIES.items())
-            raise DrawingError(f"{source}: text element {eid!r} has unknown fontFamily {el['fontFamily']!r}; "
-                               f"use one of {known}")
-        el.setdefault("fontSize", 20)
-        el.setdefault("text", el.get("originalText", ""))
-        el.setdefault("originalText", el["text"])
-        el.setdefault("textAlign", "left")
-        el.setdefault("verticalAlign", "top")
-        el.setdefault("containerId", None)
-        if not el.get("lineHeight"):
-            el["lineHeight"] = _line_height(el)
-    if kind in ("line", "arrow", "freedraw"):
-        limits.check_points(el, source, who)
-        try:
-            el["points"] = [[float(p[0]), float(p[1])] for p in el.get("points") or []] or [[0.0, 0.0]]
-        except (TypeError, ValueError, IndexError) as exc:
-            raise DrawingError(f"{source}: {kind} element {eid!r} has malformed points; each point must be "
-                               "[x, y] numbers relative to the element's x/y") from exc
-    if kind == "arrow":
-        el.setdefault("startArrowhead", None)
-        el.setdefault("endArrowhead", "arrow")
-        for key in ("startArrowhead", "endArrowhead"):
-            if el[key] == "dot":
-                el[key] = "circle"
-    if kind == "freedraw":
-        el.setdefault("pressures", [])
-        el.setdefault("simulatePressure", not el["pressures"])
-    if kind == "image":
-        el.setdefault("scale", [1, 1])
+
+
+def _restore_text(el: dict, raw: dict, source: str, who: str) -> None:
+    _legacy_font(el, raw)
+    if el.get("fontFamily") is None:
+        el["fontFamily"] = DEFAULT_FAMILY
+    if family(el["fontFamily"]) is None:
+        known = ", ".join(f"{k} ({f.name})" for k, f in FAMILIES.items())
+        raise DrawingError(f"{source}: text element {el.get('id', '?')!r} has unknown fontFamily "
+                           f"{el['fontFamily']!r}; use one of {known}")
+    el.setdefault("fontSize", 20)
+    el.setdefault("text", el.get("originalText", ""))
+    el.setdefault("originalText", el["text"])
+    el.setdefault("textAlign", "left")
+    el.setdefault("verticalAlign", "top")
+    el.setdefault("containerId", None)
+    if not el.get("lineHeight"):
+        el["lineHeight"] = _line_height(el)
+
+
+def _restore_points(el: dict, raw: dict, source: str, who: str) -> None:
+    limits.check_points(el, source, who)
+    try:
+        el["points"] = [[float(p[0]), float(p[1])] for p in el.get("points") or []] or [[0.0, 0.0]]
+    except (TypeError, ValueError, IndexError) as exc:
+        raise DrawingError(f"{source}: {el['type']} element {el.get('id', '?')!r} has malformed points; each "
+                           "point must be [x, y] numbers relative to the element's x/y") from exc
+
+
+def _restore_arrowheads(el: dict, raw: dict, source: str, who: str) -> None:
+    el.setdefault("startArrowhead", None)
+    el.setdefault("endArrowhead", "arrow")
+    for key in ("startArrowhead", "endArrowhead"):
+        if el[key] == "dot":
+            el[key] = "circle"
+
+
+def _restore_pressures(el: dict, raw: dict, source: str, who: str) -> None:
+    el.setdefault("pressures", [])
+    el.setdefault("simulatePressure", not el["pressures"])
+
+
+def _restore_scale(el: dict, raw: dict, source: str, who: str) -> None:
+    el.setdefault("scale", [1, 1])
+
+
+# The fields each type of element has beyond the common ones, filled in step by step.
+_BY_TYPE: dict[str, tuple[Callable[[dict, dict, str, str], None], ...]] = {
+    "text": (_restore_text,), "line": (_restore_points,), "arrow": (_restore_points, _restore_arrowheads),
+    "freedraw": (_restore_points, _restore_pressures), "image": (_restore_scale,),
+}
+
+
+def _restore_element(raw: dict, source: str) -> dict:
+    el = {**DEFAULTS, **raw}
+    kind = _element_type(el, source)
+    _legacy_fields(el, raw, kind)
+    who = f"element {el.get('id', '?')!r} ({kind})"
+    _numbers(el, source, who)
+    for step in _BY_TYPE.get(kind, ()):
+        step(el, raw, source, who)
     return el
 
 
-def restore(data: dict, source: str = "<scene>") -> dict:
-    """A normalised copy of the scene: ``{"elements", "appState", "files"}``, deleted elements gone."""
+def _restored_elements(data: dict, source: str) -> list[dict]:
+    """The scene's elements, each checked and normalised; deleted ones and selections left out."""
     elements = []
     limits.check_counts(data.get("elements", []), source)
     for n, raw in enumerate(data.get("elements", [])):
@@ -181,6 +216,10 @@ def restore(data: dict, source: str = "<scene>") -> dict:
     for el in elements:  # a bound text whose container is gone becomes free text, as repairBindings does
         if el["type"] == "text" and el.get("containerId") and el["containerId"] not in ids:
             el["containerId"] = None
+    return elements
+
+
+def _app_state(data: dict, source: str) -> dict:
     app = data.get("appState") or {}
     if not isinstance(app, dict):
         raise DrawingError(f"{source}: \"appState\" is not an object; re-save the scene from Excalidraw")
@@ -189,8 +228,11 @@ def restore(data: dict, source: str = "<scene>") -> dict:
     if not isinstance(app["viewBackgroundColor"], str):
         raise DrawingError(f"{source}: appState.viewBackgroundColor is not a colour (text); "
                            "re-save the scene from Excalidraw")
-    files = data.get("files") or {}
-    limits.check_files(files, source)
+    return app
+
+
+def _check_images(elements: list[dict], files: dict, source: str) -> None:
+    """Each image element's file is embedded in the scene, with its dataURL."""
     for el in elements:
         if el["type"] == "image":
             fid = el.get("fileId")
@@ -198,4 +240,13 @@ def restore(data: dict, source: str = "<scene>") -> dict:
                 raise DrawingError(f"{source}: image element {el.get('id', '?')!r} refers to file {fid!r}, which "
                                    "is not embedded in the scene's \"files\"; re-insert the image in Excalidraw "
                                    "and save again (the file must carry its dataURL)")
+
+
+def restore(data: dict, source: str = "<scene>") -> dict:
+    """A normalised copy of the scene: ``{"elements", "appState", "files"}``, deleted elements gone."""
+    elements = _restored_elements(data, source)
+    app = _app_state(data, source)
+    files = data.get("files") or {}
+    limits.check_files(files, source)
+    _check_images(elements, files, source)
     return {"elements": elements, "appState": app, "files": files}
