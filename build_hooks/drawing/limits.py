@@ -99,9 +99,8 @@ def check_points(el: dict, source: str, who: str, key: str = "points") -> None:
         number(point[1], f"{key}[{i}][1]", source, who)
 
 
-def check_element(el: dict, n: int, source: str) -> None:
-    """Every field of one restored element that the renderer reads, as described above."""
-    who = _who(el, n)
+def _check_plain_fields(el: dict, source: str, who: str) -> None:
+    """The numbers and strings, and the length of the text."""
     for key in NUMBERS:
         if el.get(key) is not None:
             low, high = LIMITS.get(key, (-MAX_COORD, MAX_COORD))
@@ -115,7 +114,9 @@ def check_element(el: dict, n: int, source: str) -> None:
         if len(el.get(key) or "") > MAX_TEXT:
             raise DrawingError(f"{source}: {who} holds {len(el[key]):,} characters of {key}, over the limit "
                                f"of {MAX_TEXT:,}; shorten it")
-    check_points(el, source, who)
+
+
+def _check_last_point(el: dict, source: str, who: str) -> None:
     if el.get("lastCommittedPoint") is not None:
         point = el["lastCommittedPoint"]
         if not isinstance(point, (list, tuple)) or len(point) < 2:
@@ -123,6 +124,9 @@ def check_element(el: dict, n: int, source: str) -> None:
                                "make it [x, y] or null")
         for i in (0, 1):
             number(point[i], f"lastCommittedPoint[{i}]", source, who)
+
+
+def _check_pressures(el: dict, source: str, who: str) -> None:
     pressures = el.get("pressures")
     if pressures is not None:
         if not isinstance(pressures, list) or len(pressures) > MAX_POINTS:
@@ -130,6 +134,9 @@ def check_element(el: dict, n: int, source: str) -> None:
                                f"{MAX_POINTS:,} numbers; re-save the scene from Excalidraw")
         for i, value in enumerate(pressures):
             number(value, f"pressures[{i}]", source, who, 0.0, 1e3)
+
+
+def _check_roundness(el: dict, source: str, who: str) -> None:
     roundness = el.get("roundness")
     if roundness is not None:
         if not isinstance(roundness, dict):
@@ -137,12 +144,18 @@ def check_element(el: dict, n: int, source: str) -> None:
                                "null; re-save the scene from Excalidraw")
         if roundness.get("value") is not None:
             number(roundness["value"], "roundness.value", source, who, 0.0, MAX_COORD)
+
+
+def _check_scale(el: dict, source: str, who: str) -> None:
     if "scale" in el:
         scale = el["scale"]
         if not isinstance(scale, (list, tuple)) or len(scale) < 2:
             raise DrawingError(f"{source}: {who} has scale = {_describe(scale)}; make it [x, y] numbers")
         for i in (0, 1):
             number(scale[i], f"scale[{i}]", source, who)
+
+
+def _check_crop(el: dict, source: str, who: str) -> None:
     crop = el.get("crop")
     if crop is not None:
         if not isinstance(crop, dict):
@@ -150,6 +163,14 @@ def check_element(el: dict, n: int, source: str) -> None:
         for key in CROP:
             if crop.get(key) is not None:
                 number(crop[key], f"crop.{key}", source, who)
+
+
+def check_element(el: dict, n: int, source: str) -> None:
+    """Every field of one restored element that the renderer reads, as described above."""
+    who = _who(el, n)
+    for check in (_check_plain_fields, check_points, _check_last_point, _check_pressures, _check_roundness,
+                  _check_scale, _check_crop):
+        check(el, source, who)
 
 
 def check_files(files, source: str) -> None:
