@@ -168,32 +168,31 @@ class _Writer:
         return t
 
 
-def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool = True,
-           source: str = "<scene>", id_prefix: str | None = None) -> str:
-    data = restore(load(scene, source), source)
-    elements = data["elements"]
-    by_id = {e["id"]: e for e in elements if "id" in e}
-    elements = _complete_text(elements, by_id)
-    background = data["appState"].get("viewBackgroundColor") or "#ffffff"
-    prefix = (id_prefix if id_prefix is not None else slug(source.rsplit("/", 1)[-1].split(".")[0])
-              + (f"-{slug(frame)}" if frame else "")) + "-"
-    pal = Palette(palette, dark)
-    clip_frames = [e for e in elements if fr.is_frame(e)]
+def _id_prefix(source: str, frame: str | None, id_prefix: str | None) -> str:
+    """What the SVG's ids start with: the scene's file name (and the frame's), unless given."""
+    return (id_prefix if id_prefix is not None else slug(source.rsplit("/", 1)[-1].split(".")[0])
+            + (f"-{slug(frame)}" if frame else "")) + "-"
+
+
+def _layout(elements: list[dict], by_id: dict[str, dict], frame: str | None, source: str, dark: bool,
+            background: str) -> tuple[list[dict], list[dict], bool, float, tuple[float, float, float, float]]:
+    """(elements to draw, frames that clip, whether frames get an outline, padding, box drawn): one
+    frame exported alone, clipped to itself; else the whole scene with its frame labels, padded."""
     if frame:
         exporting, elements = fr.select_frame(elements, frame, source)
-        clip_frames, outline, pad = [exporting], False, 0
         minx, miny = exporting["x"], exporting["y"]
-        maxx, maxy = minx + exporting["width"], miny + exporting["height"]
         by_id[exporting["id"]] = exporting
-    else:
-        elements = fr.with_labels(elements, dark)
-        outline, pad = True, PADDING
-        boxes = [element_bounds(e, element_drawables(e, background) if e["type"] in ("line", "arrow") else [])
-                 for e in fr.root_elements(elements)
-                 if not (e["type"] == "text" and e.get("containerId") in by_id)]
-        minx, miny, maxx, maxy = union(boxes)
-    width, height = maxx - minx + 2 * pad, maxy - miny + 2 * pad
-    w = _Writer(pal, prefix, data["files"], by_id, (-minx + pad, -miny + pad), background, clip=True)
+        box = (minx, miny, minx + exporting["width"], miny + exporting["height"])
+        return elements, [exporting], False, 0, box
+    clip_frames = [e for e in elements if fr.is_frame(e)]
+    elements = fr.with_labels(elements, dark)
+    boxes = [element_bounds(e, element_drawables(e, background) if e["type"] in ("line", "arrow") else [])
+             for e in fr.root_elements(elements)
+             if not (e["type"] == "text" and e.get("containerId") in by_id)]
+    return elements, clip_frames, True, PADDING, union(boxes)
+
+
+def _draw(w: _Writer, elements: list[dict], by_id: dict[str, dict], outline: bool) -> None:
     for el in elements:  # z-order; frames too (the exporter only defers iframes / embeddables)
         if el["type"] == "text" and el.get("containerId") in by_id:
             continue
@@ -201,6 +200,10 @@ def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool
         label = w._bound_text(el)
         if label is not None:
             w.element(label, outline)
+
+
+def _defs(w: _Writer, pal: Palette, clip_frames: list[dict], frame: str | None, prefix: str) -> list[str]:
+    """The frames' clip paths, what the elements defined, and the palette's style rules."""
     defs = []
     for f in clip_frames:
         rx = "" if frame else f' rx="{fr.RADIUS}" ry="{fr.RADIUS}"'
@@ -211,6 +214,24 @@ def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool
     rules = pal.style_rules("svg.ldr-drawing")
     if rules:
         defs.append(f"<style>{escape(rules)}</style>")
+    return defs
+
+
+def render(scene, *, dark: bool = False, frame: str | None = None, palette: bool = True,
+           source: str = "<scene>", id_prefix: str | None = None) -> str:
+    data = restore(load(scene, source), source)
+    elements = data["elements"]
+    by_id = {e["id"]: e for e in elements if "id" in e}
+    elements = _complete_text(elements, by_id)
+    background = data["appState"].get("viewBackgroundColor") or "#ffffff"
+    prefix = _id_prefix(source, frame, id_prefix)
+    pal = Palette(palette, dark)
+    elements, clip_frames, outline, pad, (minx, miny, maxx, maxy) = _layout(
+        elements, by_id, frame, source, dark, background)
+    width, height = maxx - minx + 2 * pad, maxy - miny + 2 * pad
+    w = _Writer(pal, prefix, data["files"], by_id, (-minx + pad, -miny + pad), background, clip=True)
+    _draw(w, elements, by_id, outline)
+    defs = _defs(w, pal, clip_frames, frame, prefix)
     bg = f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}"{paint_attrs(pal, fill=background)}></rect>'
     if palette and not dark and pal.role(background) == "paper":
         bg = ""  # on the page the figure sits on the page's own paper, in either scheme
