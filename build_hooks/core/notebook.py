@@ -111,23 +111,33 @@ def code_cells(code: str, cache=None, version: str = "") -> list[tuple[str, str]
     ``TextCache``) keeps the result by code and ``version`` (what the split depends on), so a
     new record of an unchanged script needs no jupytext (0.4 s to import)."""
     if cache is not None:
-        import json
+        return _cached_cells(code, cache, version)
+    merged = _merge_cells(_split_cells(code))
+    return [(kind, quiet(source) if kind == "code" else source) for kind, source in merged]
 
-        from .cache import key_of
 
-        key = key_of("cells", version, code)
-        hit = cache.get(key)
-        if hit is not None:
-            try:
-                found = json.loads(hit)
-                if isinstance(found, list) and all(
-                        isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c) for c in found):
-                    return [(kind, source) for kind, source in found]
-            except ValueError:
-                pass  # torn or foreign: split again and rewrite it
-        cells = code_cells(code)
-        cache.put(key, json.dumps(cells))
-        return cells
+def _cached_cells(code: str, cache, version: str) -> list[tuple[str, str]]:
+    import json
+
+    from .cache import key_of
+
+    key = key_of("cells", version, code)
+    hit = cache.get(key)
+    if hit is not None:
+        try:
+            found = json.loads(hit)
+            if isinstance(found, list) and all(
+                    isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c) for c in found):
+                return [(kind, source) for kind, source in found]
+        except ValueError:
+            pass  # torn or foreign: split again and rewrite it
+    cells = code_cells(code)
+    cache.put(key, json.dumps(cells))
+    return cells
+
+
+def _split_cells(code: str) -> list[tuple[str, str]]:
+    """jupytext's cells of the script (percent or light format), the empty ones left out."""
     import jupytext
 
     fmt = "py:percent" if PERCENT.search(code) else "py:light"
@@ -139,6 +149,11 @@ def code_cells(code: str, cache=None, version: str = "") -> list[tuple[str, str]
             source = f"# {title}\n{source}"
         if source.strip():
             cells.append((cell.cell_type, source))
+    return cells
+
+
+def _merge_cells(cells: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Setup cells in a row become one, and so does a lone line with the cell after it."""
     merged: list[tuple[str, str]] = []
     for kind, source in cells:
         if merged and kind == "code" and merged[-1][0] == "code":
@@ -147,7 +162,7 @@ def code_cells(code: str, cache=None, version: str = "") -> list[tuple[str, str]
                 merged[-1] = ("code", before + "\n\n" + source)
                 continue
         merged.append((kind, source))
-    return [(kind, quiet(source) if kind == "code" else source) for kind, source in merged]
+    return merged
 
 
 def quiet(source: str) -> str:
