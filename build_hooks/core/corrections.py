@@ -135,6 +135,45 @@ def source_fences(text: str) -> list[tuple[int, dict]]:
     return found
 
 
+def _moved_value(store, proofs: dict, span: tuple[str, str], old: dict, new: dict, quote: tuple,
+                 show) -> tuple[str, str] | None:
+    """(then, now) as the page shows them, when a value the page quotes moved between the two
+    versions by more than its noise and its shown text changed; else None."""
+    _line, proof, device, key, fmt = quote
+    device_class, now = pick(new, proof, device)
+    then = old.get((proof, device_class)) if device_class else None
+    if then is None:
+        return None
+    try:
+        a, b = lookup(then.data, key), lookup(now.data, key)
+    except (KeyError, IndexError, TypeError):
+        return None
+    if a == b:
+        return None
+    r = ratio(a, b)
+    proof_file = proofs.get(proof)
+    tolerance = noise.declared(proof_file.path) if proof_file else 0.0
+    spreads = [noise.read(store, v, proof, device_class) for v in span]
+    if r is not None and noise.within_noise(a, b, key, tolerance, *spreads)[0]:
+        return None
+    then_text, now_text = shown(a, fmt, show), shown(b, fmt, show)
+    return (then_text, now_text) if then_text != now_text else None  # a move the format hides is none
+
+
+def _claim_turn(api, old: dict, new: dict, proof, check) -> str | None:
+    """How a claim of the page turned on the new record: "broke", "holds now", or None (the same)."""
+    device_class, now = pick(new, str(proof), None)
+    then = old.get((str(proof), device_class)) if device_class else None
+    if then is None:
+        return None
+    was, now_holds = holds(api, check, then.data), holds(api, check, now.data)
+    if was and not now_holds:
+        return "broke"
+    if now_holds and not was:
+        return "holds now"
+    return None
+
+
 def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", layout=None,
              page: str | None = None, show=None) -> list[Upgrade]:
     """Every upgrade between two recorded versions, with what changed on this page; ``show``
@@ -152,36 +191,15 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", lay
         if not set(old) & set(new) and after not in notes:
             continue  # no proof recorded under both (e.g. a foreign accelerator record's version)
         upgrade = Upgrade(before, after, **notes.get(after, {}))
-        for line, proof, device, key, fmt in quoted:
-            device_class, now = pick(new, proof, device)
-            then = old.get((proof, device_class)) if device_class else None
-            if then is None:
-                continue
-            try:
-                a, b = lookup(then.data, key), lookup(now.data, key)
-            except (KeyError, IndexError, TypeError):
-                continue
-            if a == b:
-                continue
-            r = ratio(a, b)
-            proof_file = proofs.get(proof)
-            tolerance = noise.declared(proof_file.path) if proof_file else 0.0
-            spreads = [noise.read(store, v, proof, device_class) for v in (before, after)]
-            if r is not None and noise.within_noise(a, b, key, tolerance, *spreads)[0]:
-                continue
-            then_text, now_text = shown(a, fmt, show), shown(b, fmt, show)
-            if then_text != now_text:  # a move the page's own format hides is no correction
-                upgrade.values.append((section_at(headings, line), f"{proof}.{key}", then_text, now_text))
+        for quote in quoted:
+            moved = _moved_value(store, proofs, (before, after), old, new, quote, show)
+            if moved is not None:
+                line, proof, _device, key, _fmt = quote
+                upgrade.values.append((section_at(headings, line), f"{proof}.{key}", *moved))
         for line, proof, check in claims:
-            device_class, now = pick(new, str(proof), None)
-            then = old.get((str(proof), device_class)) if device_class else None
-            if then is None:
-                continue
-            was, now_holds = holds(api, check, then.data), holds(api, check, now.data)
-            if was and not now_holds:
-                upgrade.claims.append((section_at(headings, line), "broke", str(check)))
-            elif now_holds and not was:
-                upgrade.claims.append((section_at(headings, line), "holds now", str(check)))
+            turn = _claim_turn(api, old, new, proof, check)
+            if turn is not None:
+                upgrade.claims.append((section_at(headings, line), turn, str(check)))
         upgrade.quotes = quote_changes(layout, page_text, page, before, after, headings)
         out.append(upgrade)
     for version, note in notes.items():
