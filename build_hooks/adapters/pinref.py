@@ -78,6 +78,43 @@ def _prose_lines(lines: list[str], directives: tuple[str, ...]):
             yield number, line
 
 
+def _tag_links(lines: list[str]) -> list[tuple[int, str]]:
+    """(line, problem) for every link typed by hand to a tag of the PyTorch repository."""
+    problems = []
+    for number, line in enumerate(lines, 1):  # code blocks too: {{ torch.tag }} works there
+        for match in _URL.finditer(line):
+            path = (match.group(1) or "/").lstrip("/")
+            problems.append((number, f"{match.group(0)} is a link typed by hand to a tag of the PyTorch "
+                                     f"repository; write {SCHEME}{path or '<path>'} (end it with / for a "
+                                     "folder), or {{ torch.tag }} in code, which follow the pin"))
+    return problems
+
+
+def _with_next(prose: list[tuple[int, str, str]], index: int) -> str:
+    """A prose line's text, with the next line's when that follows it directly (a wrapped mention)."""
+    number, _line, text = prose[index]
+    following = prose[index + 1] if index + 1 < len(prose) else None
+    return text + (" " + following[2].lstrip() if following and following[0] == number + 1 else "")
+
+
+def _version_problems(text: str, found: list[re.Match], release: tuple[int, int]) -> list[str]:
+    """The mentions starting on this line of the pin's release or a later one."""
+    problems = []
+    for match in found:
+        if match.start() < len(text) and (int(match.group(3)), int(match.group(4))) >= release:
+            name, joint = match.group(1), match.group(2)
+            problems.append(f"{match.group(0)!r} is a torch version typed by hand; write "
+                            f"{name}{joint}{{{{ torch.version }}}}, which follows the pin")
+    return problems
+
+
+def _tag_problems(text: str, found: list[re.Match], release: tuple[int, int]) -> list[str]:
+    """The pin's tag typed by hand on this line, outside the version mentions already found."""
+    return [f"{match.group(0)!r} is the torch tag typed by hand; write {{{{ torch.tag }}}}, which follows the pin"
+            for match in _TAG.finditer(_MENTION.sub(lambda m: " " * len(m.group(0)), text) if found else text)
+            if (int(match.group(1)), int(match.group(2))) == release]
+
+
 def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ...] = ()) -> list[tuple[int, str]]:
     """(line, problem and fix) for every hand-typed torch version or tag link in a page.
 
@@ -86,38 +123,20 @@ def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ..
     other fenced block is code and left alone. A mention wrapped onto the next line is found.
     """
     release = _release(pin) if pin else None
-    problems: list[tuple[int, str]] = []
     page = "\n".join(lines)  # whole-page checks first: most pages hold no link or version at all
     urls = "github.com/pytorch/pytorch/" in page
     mentions, tags = _MENTION_HINT.search(page.lower()) is not None, _TAG_HINT.search(page) is not None
-    for number, line in enumerate(lines, 1):  # code blocks too: {{ torch.tag }} works there
-        for match in (_URL.finditer(line) if urls else ()):
-            path = (match.group(1) or "/").lstrip("/")
-            problems.append((number, f"{match.group(0)} is a link typed by hand to a tag of the PyTorch "
-                                     f"repository; write {SCHEME}{path or '<path>'} (end it with / for a "
-                                     "folder), or {{ torch.tag }} in code, which follow the pin"))
+    problems = _tag_links(lines) if urls else []
     if release is None or not (mentions or tags):
         return problems
     prose = [(number, line, _URL.sub(lambda m: " " * len(m.group(0)), line) if urls else line)
              for number, line in _prose_lines(lines, directives)]
     for index, (number, _line, text) in enumerate(prose):
-        following = prose[index + 1] if index + 1 < len(prose) else None
-        joined = text + (" " + following[2].lstrip() if following and following[0] == number + 1 else "")
-        if mentions and "torch" in joined.lower():
-            found = list(_MENTION.finditer(joined))
-        else:
-            found = []
-        for match in found:
-            if match.start() < len(text) and (int(match.group(3)), int(match.group(4))) >= release:
-                name, joint = match.group(1), match.group(2)
-                problems.append((number, f"{match.group(0)!r} is a torch version typed by hand; write "
-                                         f"{name}{joint}{{{{ torch.version }}}}, which follows the pin"))
-        if not tags:
-            continue
-        for match in _TAG.finditer(_MENTION.sub(lambda m: " " * len(m.group(0)), text) if found else text):
-            if (int(match.group(1)), int(match.group(2))) == release:
-                problems.append((number, f"{match.group(0)!r} is the torch tag typed by hand; write "
-                                         "{{ torch.tag }}, which follows the pin"))
+        joined = _with_next(prose, index)
+        found = list(_MENTION.finditer(joined)) if mentions and "torch" in joined.lower() else []
+        problems += [(number, problem) for problem in _version_problems(text, found, release)]
+        if tags:
+            problems += [(number, problem) for problem in _tag_problems(text, found, release)]
     return problems
 
 
