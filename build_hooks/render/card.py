@@ -154,12 +154,7 @@ def notebook_link(proof: Proof, download_href: str) -> str:
             f"or as a notebook, <code>{escape(name)}</code></a>")
 
 
-def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
-                source_html: str | None = None, rerunning: bool = False) -> str:
-    accelerators = [d for d in ("cuda", "mps") if d in records]
-    primary_class = accelerators[0] if accelerators else ("cpu" if "cpu" in records else None)
-    primary = records.get(primary_class) if primary_class else None
-    accelerator_missing = proof.accelerator != "none" and not accelerators
+def _header(proof: Proof, primary_class: str | None) -> list[str]:
     name = escape(proof.name)
     parts = [
         f'<section class="ldr-proof" id="proof-{name}" data-proof="{name}" '
@@ -172,14 +167,24 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
     if proof.purpose:
         parts.append(f'<p class="ldr-proof__purpose">{inline_code(proof.purpose)}</p>')
     parts.append("</header>")
-    parts.extend(notices(proof, primary, accelerator_missing, rerunning))
+    return parts
+
+
+def _primary_result(primary: ProofData | None) -> list[str]:
+    """The main record's output, or what a failed run printed last."""
     if primary is not None and primary.provenance["status"] == "ok":
-        parts.append(output_block(primary))
-    elif primary is not None:
+        return [output_block(primary)]
+    if primary is not None:
         tail = (primary.provenance.get("failure") or {}).get("stderr_tail") or []
         stderr = "\n".join(tail) or "\n".join((primary.stderr or primary.stdout).splitlines()[-12:])
         if stderr:
-            parts.append(f'<pre class="ldr-proof__traceback"><code>{escape(stderr)}</code></pre>')
+            return [f'<pre class="ldr-proof__traceback"><code>{escape(stderr)}</code></pre>']
+    return []
+
+
+def _also_measured(records: dict[str, ProofData], primary_class: str | None) -> list[str]:
+    """The other devices' successful records, each folded away."""
+    parts = []
     for device_class in ("cpu", "cuda", "mps"):
         other = records.get(device_class)
         if other is None or device_class == primary_class or other.provenance["status"] != "ok":
@@ -189,6 +194,19 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
             f'<details class="ldr-proof__also"><summary>Also measured on {label}</summary>'
             f'{output_block(other)}<p class="ldr-proof__provenance">{provenance_line(other)}</p></details>'
         )
+    return parts
+
+
+def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
+                source_html: str | None = None, rerunning: bool = False) -> str:
+    accelerators = [d for d in ("cuda", "mps") if d in records]
+    primary_class = accelerators[0] if accelerators else ("cpu" if "cpu" in records else None)
+    primary = records.get(primary_class) if primary_class else None
+    accelerator_missing = proof.accelerator != "none" and not accelerators
+    parts = _header(proof, primary_class)
+    parts.extend(notices(proof, primary, accelerator_missing, rerunning))
+    parts.extend(_primary_result(primary))
+    parts.extend(_also_measured(records, primary_class))
     parts.append(source_block(proof, source_html))
     if primary is not None:
         where = "" if primary_class == "cpu" else f"Measured on {escape(primary.provenance['device'])}: "
