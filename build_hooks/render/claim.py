@@ -11,7 +11,7 @@ from html import escape
 import yaml
 
 from build_hooks.core import yamlbody
-from build_hooks.core.claims import ClaimError, can_fail, describe, evaluate, show_value
+from build_hooks.core.claims import ClaimError, ClaimResult, can_fail, describe, evaluate, show_value
 from build_hooks.core.locate import locate
 from build_hooks.core.sources import Quote
 from build_hooks.render.source import resolve
@@ -31,25 +31,31 @@ def render_fence(options: dict, ctx) -> str:
     item = pick_record(name, options.get("device"), ctx)
     if item is None:
         return unmeasured(name, str(options.get("device") or "accelerator"), options, ctx)
-    try:
-        result = evaluate(check, item.data)
-    except ClaimError as exc:
-        raise ClaimError(f"claim on proof {name}: {exc}") from None
-    if result.holds and not can_fail(check, item.data):
-        _warn(ctx, f"claim cannot fail: {check} gives the same answer whatever values proof {name} "
-                   "records for it (zero, negated, a thousand times larger or smaller...); fix: compare a "
-                   "measured value with a bound it could cross", check)
+    result = _checked(name, check, item.data, ctx)
     p = item.provenance
     under = f"torch {p['torch']} ({p['device_class']})"
     if p.get("stale"):
         under += ", a stale record"
     if not result.holds:
-        message = f"claim does not hold: {check} with {describe(result.values)} (proof {name}, {under})"
-        report = ctx.extra.get("report")
-        if report is None:  # plain Python-Markdown, without the ldr state's diagnostics
-            logging.getLogger("build_hooks.core.claims").warning(message)
-        else:
-            report("warning", message, check, "claim")
+        _warn(ctx, f"claim does not hold: {check} with {describe(result.values)} (proof {name}, {under})", check)
+    return _claim_html(name, check, options, result, p, under, ctx)
+
+
+def _checked(name: str, check: str, data: dict, ctx) -> ClaimResult:
+    """The claim evaluated on the record's data; a warning when it holds but could not fail."""
+    try:
+        result = evaluate(check, data)
+    except ClaimError as exc:
+        raise ClaimError(f"claim on proof {name}: {exc}") from None
+    if result.holds and not can_fail(check, data):
+        _warn(ctx, f"claim cannot fail: {check} gives the same answer whatever values proof {name} "
+                   "records for it (zero, negated, a thousand times larger or smaller...); fix: compare a "
+                   "measured value with a bound it could cross", check)
+    return result
+
+
+def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: dict, under: str, ctx) -> str:
+    """The badge of a claim that holds (its values folded away), or the box of one that does not."""
     href = escape(ctx.extra["card_href"](name) if "card_href" in ctx.extra else f"#proof-{name}", quote=True)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     values = "".join(f"<li><code>{escape(path)}</code> = {escape(show_value(value))}</li>"
@@ -127,12 +133,7 @@ def render_quote_claim(options: dict, ctx) -> str:
         _warn(ctx, f"claim cannot fail: {check} gives the same answer whatever quote {ident} says; fix: "
                    "test a token of the quoted lines", check)
     if not result.holds:
-        message = f"claim does not hold: {check} on quote {ident} ({where})"
-        report = ctx.extra.get("report")
-        if report is None:
-            logging.getLogger("build_hooks.core.claims").warning(message)
-        else:
-            report("warning", message, check, "claim")
+        _warn(ctx, f"claim does not hold: {check} on quote {ident} ({where})", check)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     detail = (f'<p>Check <code>{escape(check)}</code> on the quote <code>{escape(ident)}</code> of '
               f'<code>{escape(where)}</code>.</p>')
@@ -148,7 +149,7 @@ def render_quote_claim(options: dict, ctx) -> str:
 
 def _warn(ctx, message: str, check: str) -> None:
     report = ctx.extra.get("report")
-    if report is None:
+    if report is None:  # plain Python-Markdown, without the ldr state's diagnostics
         logging.getLogger("build_hooks.core.claims").warning(message)
     else:
         report("warning", message, check, "claim")
