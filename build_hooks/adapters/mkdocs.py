@@ -89,6 +89,36 @@ class LdrConfig(Config):
     """Keep the theme's compiled templates in .cache/ldr/templates (core/templates.py)."""
 
 
+def _say_site_url_problem(config, command: str) -> None:
+    problem = site_url_problem(config.site_url, command)
+    if problem:
+        (log.warning if problem[0] == "warning" else log.info)(problem[1])
+
+
+def _add_assets(config) -> None:
+    """The package's stylesheets first, so that the site's own extra_css overrides them; its scripts last."""
+    sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
+    config.extra_css[:0] = sheets
+    scripts = {str(item) for item in config.extra_javascript}
+    config.extra_javascript.extend(uri for uri in assets.scripts() if uri not in scripts)
+
+
+def _add_extensions(config, state: LdrState) -> None:
+    """The Markdown extensions and superfences' fences the pages need, and ldr's own extension."""
+    extensions = config.markdown_extensions
+    for name in ("build_hooks.adapters.markdown", "ldr"):  # listed for Zensical; this instance replaces it
+        if name in extensions:
+            extensions.remove(name)
+            config.mdx_configs.pop(name, None)
+    for name in ("attr_list", "pymdownx.superfences"):
+        if name not in extensions:
+            extensions.append(name)
+    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    taken = {fence.get("name") for fence in fences}
+    fences.extend(f for f in custom_fences() if f["name"] not in taken)
+    extensions.append(LdrExtension(state=state))
+
+
 class LdrPlugin(BasePlugin[LdrConfig]):
     supports_multiple_instances = False
 
@@ -127,9 +157,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_config(self, config):
         log.begin()
         if not self.serving:  # `mkdocs serve` sets site_url to its own address
-            problem = site_url_problem(config.site_url, getattr(self, "command", "build"))
-            if problem:
-                (log.warning if problem[0] == "warning" else log.info)(problem[1])
+            _say_site_url_problem(config, getattr(self, "command", "build"))
         root = Path(config.config_file_path or ".").resolve().parent
         early, self._early = getattr(self, "_early", None), None
         try:
@@ -141,23 +169,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
         self.state = LdrState(root, self.library, raise_errors=False, autorun=False)
-        # The package's stylesheets come first, so that the site's own extra_css overrides them.
-        sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
-        config.extra_css[:0] = sheets
-        scripts = {str(item) for item in config.extra_javascript}
-        config.extra_javascript.extend(uri for uri in assets.scripts() if uri not in scripts)
-        extensions = config.markdown_extensions
-        for name in ("build_hooks.adapters.markdown", "ldr"):  # listed for Zensical; this instance replaces it
-            if name in extensions:
-                extensions.remove(name)
-                config.mdx_configs.pop(name, None)
-        for name in ("attr_list", "pymdownx.superfences"):
-            if name not in extensions:
-                extensions.append(name)
-        fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-        taken = {fence.get("name") for fence in fences}
-        fences.extend(f for f in custom_fences() if f["name"] not in taken)
-        extensions.append(LdrExtension(state=self.state))
+        _add_assets(config)
+        _add_extensions(config, self.state)
         return config
 
     def on_pre_build(self, config):
