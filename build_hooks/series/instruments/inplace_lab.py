@@ -34,40 +34,53 @@ def _versions(row: dict, key: str, proof: str, where: str) -> dict:
     return {name: _int(value.get(name), proof, f"{where}.{key}.{name}") for name in ("a", "out")}
 
 
+def _check_saved(row: dict, proof: str, where: str) -> None:
+    """The slots the node saved: each a name, what it holds and the version it saved."""
+    saved = row.get("saved")
+    if not isinstance(saved, list):
+        raise DirectiveError(f"proof {proof!r}: {where}.saved should be a list of slots")
+    for k, slot in enumerate(saved):
+        if (not isinstance(slot, dict) or not isinstance(slot.get("slot"), str)
+                or slot.get("holds") not in ("input", "output")):
+            raise DirectiveError(f"proof {proof!r}: {where}.saved[{k}] needs a slot name "
+                                 "and holds: input or output")
+        _int(slot.get("saved_version"), proof, f"{where}.saved[{k}].saved_version")
+
+
+def _check_outcome(row: dict, proof: str, where: str) -> None:
+    """What backward did: the gradient when it ran, else the error text."""
+    if not isinstance(row.get("ran"), bool):
+        raise DirectiveError(f"proof {proof!r}: {where}.ran should be true or false")
+    if row["ran"]:
+        grad = row.get("grad")
+        if not isinstance(grad, list) or not grad or not all(
+                isinstance(g, (int, float)) and not isinstance(g, bool) for g in grad):
+            raise DirectiveError(f"proof {proof!r}: {where} ran, so it needs the gradient as a list of numbers")
+    elif not isinstance(row.get("error"), str) or not row["error"].strip():
+        raise DirectiveError(f"proof {proof!r}: {where} did not run, so it needs the error text")
+
+
+def _check_row(row, proof: str, where: str) -> None:
+    if not isinstance(row, dict):
+        raise DirectiveError(f"proof {proof!r}: {where} should be a mapping")
+    for key in ("op", "node"):
+        if not isinstance(row.get(key), str) or not row[key].strip():
+            raise DirectiveError(f"proof {proof!r}: {where} needs a non-empty {key!r}")
+    if row.get("write") not in WRITES:
+        raise DirectiveError(f"proof {proof!r}: {where}.write should be one of {', '.join(WRITES)}, "
+                             f"got {row.get('write')!r:.40}")
+    _check_saved(row, proof, where)
+    _versions(row, "before", proof, where)
+    _versions(row, "versions", proof, where)
+    _check_outcome(row, proof, where)
+
+
 def check(data: dict, proof: str) -> list[dict]:
     """The LAB rows, checked: every op with all three writes, or a DirectiveError naming the row."""
     rows = need_rows(data, "LAB", proof)
     seen: dict[str, set] = {}
     for i, row in enumerate(rows):
-        where = f"LAB[{i}]"
-        if not isinstance(row, dict):
-            raise DirectiveError(f"proof {proof!r}: {where} should be a mapping")
-        for key in ("op", "node"):
-            if not isinstance(row.get(key), str) or not row[key].strip():
-                raise DirectiveError(f"proof {proof!r}: {where} needs a non-empty {key!r}")
-        if row.get("write") not in WRITES:
-            raise DirectiveError(f"proof {proof!r}: {where}.write should be one of {', '.join(WRITES)}, "
-                                 f"got {row.get('write')!r:.40}")
-        saved = row.get("saved")
-        if not isinstance(saved, list):
-            raise DirectiveError(f"proof {proof!r}: {where}.saved should be a list of slots")
-        for k, slot in enumerate(saved):
-            if (not isinstance(slot, dict) or not isinstance(slot.get("slot"), str)
-                    or slot.get("holds") not in ("input", "output")):
-                raise DirectiveError(f"proof {proof!r}: {where}.saved[{k}] needs a slot name "
-                                     "and holds: input or output")
-            _int(slot.get("saved_version"), proof, f"{where}.saved[{k}].saved_version")
-        _versions(row, "before", proof, where)
-        _versions(row, "versions", proof, where)
-        if not isinstance(row.get("ran"), bool):
-            raise DirectiveError(f"proof {proof!r}: {where}.ran should be true or false")
-        if row["ran"]:
-            grad = row.get("grad")
-            if not isinstance(grad, list) or not grad or not all(
-                    isinstance(g, (int, float)) and not isinstance(g, bool) for g in grad):
-                raise DirectiveError(f"proof {proof!r}: {where} ran, so it needs the gradient as a list of numbers")
-        elif not isinstance(row.get("error"), str) or not row["error"].strip():
-            raise DirectiveError(f"proof {proof!r}: {where} did not run, so it needs the error text")
+        _check_row(row, proof, f"LAB[{i}]")
         seen.setdefault(row["op"], set()).add(row["write"])
     short = sorted(op for op, writes in seen.items() if writes != set(WRITES))
     if short:

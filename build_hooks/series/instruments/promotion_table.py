@@ -87,15 +87,14 @@ def scalar_rule(case: dict, info: dict, defaults: dict) -> str:
     return f"{what}: the result is {r}"
 
 
-def check(data: dict, proof: str) -> tuple[dict, list[dict]]:
-    promo = need(data, "PROMOTION", dict, proof)
+def _check_promotion(promo: dict, proof: str) -> None:
+    """PROMOTION's shape: dtypes, a square table of dtype names, info, default_float."""
     for key, kind in (("dtypes", list), ("table", list), ("info", dict)):
         if not isinstance(promo.get(key), kind):
             raise DirectiveError(f"proof {proof!r}: PROMOTION.{key} should be {kind.__name__}, "
                                  f"got {type(promo.get(key)).__name__}")
     dtypes = need_rows(promo, "dtypes", proof, "PROMOTION.dtypes")
     table = need_rows(promo, "table", proof, "PROMOTION.table")
-    info = promo["info"]
     if not isinstance(promo.get("default_float"), str):
         raise DirectiveError(f"proof {proof!r}: PROMOTION.default_float should name a dtype")
     if not all(isinstance(d, str) for d in dtypes):
@@ -103,20 +102,34 @@ def check(data: dict, proof: str) -> tuple[dict, list[dict]]:
     if len(table) != len(dtypes) or not all(isinstance(row, list) and len(row) == len(dtypes) for row in table):
         raise DirectiveError(f"proof {proof!r}: PROMOTION.table should be {len(dtypes)} rows of "
                              f"{len(dtypes)} dtype names")
+
+
+def _is_scalar_case(case) -> bool:
+    """A SCALARS case: expr, tensor and result as text, and the other operand's kind and category."""
+    return (isinstance(case, dict) and all(isinstance(case.get(k), str) for k in ("expr", "tensor", "result"))
+            and isinstance(case.get("other"), dict)
+            and case["other"].get("kind") in ("python", "zero-dim", "tensor")
+            and case["other"].get("category") in CATEGORIES)
+
+
+def _is_dtype_info(entry) -> bool:
+    return (isinstance(entry, dict) and entry.get("category") in CATEGORIES
+            and isinstance(entry.get("bits"), int) and isinstance(entry.get("signed"), bool))
+
+
+def check(data: dict, proof: str) -> tuple[dict, list[dict]]:
+    promo = need(data, "PROMOTION", dict, proof)
+    _check_promotion(promo, proof)
+    dtypes, table, info = promo["dtypes"], promo["table"], promo["info"]
     scalars = need_rows(data, "SCALARS", proof)
     named = set(dtypes) | {promo["default_float"]} | {r for row in table for r in row}
     for i, case in enumerate(scalars):
-        if not isinstance(case, dict) or not all(isinstance(case.get(k), str) for k in ("expr", "tensor", "result")) \
-                or not isinstance(case.get("other"), dict) \
-                or case["other"].get("kind") not in ("python", "zero-dim", "tensor") \
-                or case["other"].get("category") not in CATEGORIES:
+        if not _is_scalar_case(case):
             raise DirectiveError(f"proof {proof!r}: SCALARS[{i}] needs expr, tensor, result and other "
                                  "(kind python, zero-dim or tensor, and a category)")
         named |= {case["tensor"], case["result"]} | ({case["other"]["dtype"]} if "dtype" in case["other"] else set())
     for name in sorted(named, key=str):
-        entry = info.get(name) if isinstance(name, str) else None
-        if not isinstance(entry, dict) or entry.get("category") not in CATEGORIES \
-                or not isinstance(entry.get("bits"), int) or not isinstance(entry.get("signed"), bool):
+        if not _is_dtype_info(info.get(name) if isinstance(name, str) else None):
             raise DirectiveError(f"proof {proof!r}: PROMOTION.info has no category, bits and signed for {name!r}")
     return promo, scalars
 
