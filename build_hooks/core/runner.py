@@ -310,30 +310,14 @@ class Runner:
         results: dict[str, RunResult] = {}
         running: dict[int, tuple[Job, float]] = {}  # id -> job, the latest moment its reply is due
         try:
-            def fill(pending: list[Job], width: int) -> None:
-                while pending and len(running) < width:
-                    job = pending.pop(0)
-                    if on_start:
-                        on_start(job)
-                    due = time.monotonic() + job.timeout + DUMP_WAIT + GRACE + SLACK
-                    running[self._submit(job)] = (job, due)
-
             for wave, width in waves:
                 pending = list(wave)
                 while pending or running:
-                    fill(pending, width)
-                    soonest = min(due for _, due in running.values())
-                    line = self._readline(max(0.0, soonest - time.monotonic()))
-                    if not line:
-                        raise LdrError(f"the proof interpreter died while running {self._names(running)}: "
-                                       f"{self._stderr_tail() or 'it printed nothing'}")
-                    reply = json.loads(line)
-                    if reply.get("id") not in running:
-                        raise LdrError(f"the proof interpreter answered for no running proof (id "
-                                       f"{reply.get('id')!r}) while running {self._names(running)}")
-                    job, _ = running.pop(reply["id"])
+                    self._fill(pending, width, running, on_start)
+                    job, reply = self._answered(running)
                     result = results[job.name] = self._result(job, reply)
-                    fill(pending, width)  # the next proof starts while this one's record is written
+                    # the next proof starts while this one's record is written
+                    self._fill(pending, width, running, on_start)
                     if on_done:
                         on_done(result)
         except HostSilent:
@@ -350,6 +334,30 @@ class Runner:
             self.close(wait=0)
             raise
         return [results[j.name] for j in jobs]
+
+    def _fill(self, pending: list[Job], width: int, running: dict[int, tuple[Job, float]],
+              on_start: Callable[[Job], None] | None) -> None:
+        """Start pending jobs, in order, until ``width`` of them run at once."""
+        while pending and len(running) < width:
+            job = pending.pop(0)
+            if on_start:
+                on_start(job)
+            due = time.monotonic() + job.timeout + DUMP_WAIT + GRACE + SLACK
+            running[self._submit(job)] = (job, due)
+
+    def _answered(self, running: dict[int, tuple[Job, float]]) -> tuple[Job, dict]:
+        """The host's next reply and the running job it is for, taken out of ``running``."""
+        soonest = min(due for _, due in running.values())
+        line = self._readline(max(0.0, soonest - time.monotonic()))
+        if not line:
+            raise LdrError(f"the proof interpreter died while running {self._names(running)}: "
+                           f"{self._stderr_tail() or 'it printed nothing'}")
+        reply = json.loads(line)
+        if reply.get("id") not in running:
+            raise LdrError(f"the proof interpreter answered for no running proof (id "
+                           f"{reply.get('id')!r}) while running {self._names(running)}")
+        job, _ = running.pop(reply["id"])
+        return job, reply
 
     @staticmethod
     def _names(running: dict) -> str:
