@@ -7,6 +7,11 @@ Precedence (the first that pins torch wins; the later ones are not read):
 2. ``pyproject.toml`` beside the site: an exact ``torch==X`` in ``[project].dependencies``;
 3. ``requirements.txt`` beside the site: an exact ``torch==X`` line.
 
+A requirement is read as PEP 508 (``packaging``): the name is compared canonically (``Torch``),
+extras (``torch[opt-einsum]``) and markers are allowed, and the pin is the one ``==`` specifier
+(not ``==2.*``). In requirements.txt, comments, ``-r``/``-c``/option lines, line continuations
+and per-requirement options (pip-compile's ``--hash=...``) are skipped.
+
 A pyproject.toml that does not parse is an error, not a file to skip (it would hide its pin);
 one that exists but pins no torch passes the question on. When none pins it the error names
 every place it looked and what it found there.
@@ -20,11 +25,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
 from .errors import PinError
 from .safefs import UnsafeFile, read_text
 
 _VERSION = r"[0-9][0-9A-Za-z.+!-]*"
-_PIN = re.compile(rf"^\s*torch\s*==\s*({_VERSION})\s*(;.*)?$")
+_OPTIONS = re.compile(r"\s+--?[A-Za-z].*$")
+_COMMENT = re.compile(r"(^|\s)#.*$")
 _BARE = re.compile(rf"^\s*(?:torch\s*==\s*)?({_VERSION})\s*$")
 OPTION = "the `torch` option"
 FILES = ("pyproject.toml", "requirements.txt")
@@ -37,6 +46,36 @@ class Pin:
     """Where it came from: ``the `torch` option``, or the path of the file."""
 
 
+def _exact_torch(line: str) -> str | None:
+    """The version of an exact torch pin in one PEP 508 requirement, else None."""
+    try:
+        req = Requirement(line.strip())
+    except InvalidRequirement:
+        return None
+    if canonicalize_name(req.name) != "torch" or req.url:
+        return None
+    specs = list(req.specifier)
+    if len(specs) != 1 or specs[0].operator != "==" or specs[0].version.endswith("*"):
+        return None
+    return specs[0].version
+
+
+def _requirement_lines(text: str) -> list[str]:
+    """requirements.txt's requirements: continuations joined, comments/options/-r/-c dropped."""
+    lines: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        line = _COMMENT.sub("", raw)
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        line, pending = pending + line, ""
+        line = _OPTIONS.sub("", line).strip()
+        if line and not line.startswith("-"):
+            lines.append(line)
+    return lines
+
+
 @lru_cache(maxsize=16)
 def _read_pyproject(path: Path, mtime_ns: int) -> str | None:
     try:
@@ -45,9 +84,9 @@ def _read_pyproject(path: Path, mtime_ns: int) -> str | None:
         raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
     deps = doc.get("project", {}).get("dependencies", [])
     for dep in deps if isinstance(deps, list) else []:
-        match = _PIN.match(dep) if isinstance(dep, str) else None
-        if match:
-            return match.group(1)
+        version = _exact_torch(dep) if isinstance(dep, str) else None
+        if version is not None:
+            return version
     return None
 
 
@@ -57,10 +96,10 @@ def _read_requirements(path: Path, mtime_ns: int) -> str | None:
         text = read_text(path, limit="data")
     except (OSError, UnsafeFile, UnicodeDecodeError) as exc:
         raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
-    for line in text.splitlines():
-        match = _PIN.match(line.split(" #", 1)[0].split("\t#", 1)[0])
-        if match:
-            return match.group(1)
+    for line in _requirement_lines(text):
+        version = _exact_torch(line)
+        if version is not None:
+            return version
     return None
 
 

@@ -55,3 +55,29 @@ def test_no_pin_names_every_place_and_what_it_found(tmp_path):
 def test_a_bad_option_says_how_to_write_it(tmp_path, value):
     with pytest.raises(PinError, match="not a torch version.*quoted"):
         find_pin(tmp_path, value)
+
+
+@pytest.mark.parametrize("line", [
+    "torch==2.14.1 \\\n    --hash=sha256:0123456789abcdef \\\n    --hash=sha256:fedcba9876543210\n",
+    "Torch==2.14.1\n",
+    "torch[opt-einsum]==2.14.1\n",
+    "torch == 2.14.1 ; python_version >= '3.11'  # the proofs' torch\n",
+])
+def test_requirements_forms_pip_accepts_are_read(tmp_path, line):
+    head = "# via pip-compile\n-r base.txt\n-c constraints.txt\nmkdocs==1.6.1\n"
+    (tmp_path / "requirements.txt").write_text(head + line)
+    assert find_pin(tmp_path).version == "2.14.1"
+
+
+@pytest.mark.parametrize("dep", ["Torch==2.14.1", "torch[opt-einsum]==2.14.1", "TORCH == 2.14.1"])
+def test_pyproject_forms_pep508_accepts_are_read(tmp_path, dep):
+    pyproject(tmp_path, [dep])
+    assert find_pin(tmp_path).version == "2.14.1"
+
+
+@pytest.mark.parametrize("line", ["torch>=2.14", "torch==2.*", "torch==2.14.1,<3", "torchvision==0.20.0",
+                                  "# torch==2.14.1", "torch @ https://example.org/torch-2.14.1.whl"])
+def test_non_exact_or_other_requirements_are_no_pin(tmp_path, line):
+    (tmp_path / "requirements.txt").write_text(line + "\n")
+    with pytest.raises(PinError, match="requirements.txt: has no exact torch pin"):
+        find_pin(tmp_path)
