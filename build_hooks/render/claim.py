@@ -11,7 +11,7 @@ from html import escape
 import yaml
 
 from build_hooks.core import yamlbody
-from build_hooks.core.claims import ClaimError, ClaimResult, can_fail, describe, evaluate, show_value
+from build_hooks.core.claims import ClaimError, ClaimResult, can_fail, describe, evaluate, numbers_shown, show_value
 from build_hooks.core.locate import locate
 from build_hooks.core.sources import Quote
 from build_hooks.render.source import resolve
@@ -37,7 +37,8 @@ def render_fence(options: dict, ctx) -> str:
     if p.get("stale"):
         under += ", a stale record"
     if not result.holds:
-        _warn(ctx, f"claim does not hold: {check} with {describe(result.values)} (proof {name}, {under})", check)
+        _warn(ctx, f"claim does not hold: {check} with {describe(result.values, check)} (proof {name}, {under})",
+              check)
     return _claim_html(name, check, options, result, p, under, ctx)
 
 
@@ -58,7 +59,8 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: di
     """The badge of a claim that holds (its values folded away), or the box of one that does not."""
     href = escape(ctx.extra["card_href"](name) if "card_href" in ctx.extra else f"#proof-{name}", quote=True)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
-    values = "".join(f"<li><code>{escape(path)}</code> = {escape(show_value(value))}</li>"
+    among = numbers_shown(result.values, check)  # each number with the digits that tell it apart
+    values = "".join(f"<li><code>{escape(path)}</code> = {escape(show_value(value, among=among))}</li>"
                      for path, value in result.values.items())
     detail = (f'<p>Check <code>{escape(check)}</code> on the data of <a href="{href}">proof '
               f'<code>{escape(name)}</code></a>, measured {escape(str(p.get("measured_at", ""))[:10])} on '

@@ -5,7 +5,7 @@ from pathlib import Path as _Path
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-from build_hooks.core.claims import ClaimError, ClaimResult, evaluate, find_claims
+from build_hooks.core.claims import ClaimError, ClaimResult, describe, evaluate, find_claims, show_value
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.pin import pinned_torch as _pinned
 
@@ -160,7 +160,7 @@ def test_a_claim_that_holds_shows_a_badge(toll, md):
                            f'<span class="ldr-claim__badge">claim checked against torch {PIN} (cpu)</span>'
                            "</summary><p>Check <code>TOLL.large_us &gt; 100 * TOLL.small_us</code> on the data "
                            'of <a href="#proof-toll">proof <code>toll</code></a>') in html
-    assert "<li><code>TOLL.large_us</code> = 1780.2</li><li><code>TOLL.small_us</code> = 4.1</li>" in html
+    assert "<li><code>TOLL.large_us</code> = 1,780</li><li><code>TOLL.small_us</code> = 4.1</li>" in html
     assert md.state.diagnostics == []
 
 
@@ -171,7 +171,7 @@ def test_a_false_claim_warns_with_page_line_and_values(toll, md):
     [warning] = md.state.diagnostics
     assert warning.level == "warning"
     assert warning.message == ("docs/index.md:5: claim does not hold: TOLL.large_us < 100 * TOLL.small_us with "
-                               f"TOLL.large_us = 1780.2, TOLL.small_us = 4.1 (proof toll, torch {PIN} (cpu))")
+                               f"TOLL.large_us = 1,780, TOLL.small_us = 4.1 (proof toll, torch {PIN} (cpu))")
 
 
 def test_data_from_the_proof_is_escaped(toll, md):
@@ -205,7 +205,7 @@ def test_a_strict_build_fails_on_a_false_claim(toll):
     strict = toll.build()
     assert strict.returncode == 1
     assert ("docs/index.md:5: claim does not hold: TOLL.large_us > 1000 * TOLL.small_us with "
-            "TOLL.large_us = 1780.2, TOLL.small_us = 4.1") in strict.stderr
+            "TOLL.large_us = 1,780, TOLL.small_us = 4.1") in strict.stderr
     relaxed = toll.build(strict=False)  # the record is fresh; the claim is still checked and warned
     assert relaxed.returncode == 0 and "claim does not hold" in relaxed.stderr
     assert 'data-holds="false"' in toll.html()
@@ -273,3 +273,43 @@ def test_an_accelerator_claim_is_checked_on_the_accelerator_record(project, devi
 def test_a_claim_on_an_unknown_device_class_names_the_choices(project):
     result = _accel_build(project, "tpu", ("cpu",))
     assert result.returncode != 0 and "`device: tpu` is not one of cpu, cuda, mps, accelerator" in result.stderr
+
+
+# -- showing what a claim saw ----------------------------------------------------------------
+@pytest.mark.parametrize("values, shown", [
+    ({"naive": 1.0000000000000002, "careful": 1.0}, "naive = 1.0000000000000002, careful = 1"),
+    ({"a": 10000.0009765625, "b": 10000}, "a = 10,000.001, b = 10,000"),
+    ({"sum": 0.1 + 0.2, "exact": 0.3}, "sum = 0.30000000000000004, exact = 0.3"),
+    ({"x": 1.25, "y": 1.2500001}, "x = 1.25, y = 1.2500001"),
+    ({"big_us": 1780.2, "small_us": 4.1}, "big_us = 1,780, small_us = 4.1"),
+    ({"n": 434184800, "us": 123456.789, "third": 1 / 3}, "n = 434,184,800, us = 123,457, third = 0.333"),
+    ({"xs": [2.0000001, 2.0], "ok": True, "op": "add"}, "xs = [2.0000001, 2], ok = True, op = 'add'"),
+    ({"tiny": 1e-9, "huge": 2.5e20, "bad": float("nan")}, "tiny = 1e-09, huge = 2.5e+20, bad = nan"),
+])
+def test_a_claim_shows_the_digits_that_tell_its_values_apart(values, shown):
+    assert describe(values) == shown
+
+
+def test_the_numbers_of_the_check_are_told_apart_too():
+    assert describe({"sum": 10000.0009765625}) == "sum = 10,000"
+    assert describe({"sum": 10000.0009765625}, "sum > 10000") == "sum = 10,000.001"
+    assert describe({"x": 1780.2}, "x > -1780.1") == "x = 1,780.2"
+
+
+def test_a_value_alone_shows_three_digits_and_every_digit_left_of_the_point():
+    assert [show_value(v) for v in (1 / 3, 9.9996, -1234.5678, 0.0, 12345678)] == ["0.333", "10", "-1,235", "0",
+                                                                                   "12,345,678"]
+
+
+NEAR = """
+    import json
+    print("NEAR=" + json.dumps({"naive": 1.0000000000000002, "careful": 1.0, "sum": 10000.0009765625}))
+"""
+
+
+def test_a_claim_on_the_page_shows_both_sides_distinct(project, md):
+    project.proof("near", NEAR)
+    html = md("# T\n\n```claim\nproof: near\ncheck: NEAR.naive != NEAR.careful and NEAR.sum > 10000\n```\n")
+    assert ("<li><code>NEAR.naive</code> = 1.0000000000000002</li><li><code>NEAR.careful</code> = 1</li>"
+            "<li><code>NEAR.sum</code> = 10,000.001</li>") in html  # apart from the check's 10000
+    assert 'data-holds="true"' in html

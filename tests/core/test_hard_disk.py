@@ -160,7 +160,7 @@ def test_strict_fails_a_false_claim_at_any_verbosity(project, tmp_path, verbosit
     assert build.returncode == 1, build.stderr
     assert "ldr: 1 problem(s) in strict mode" in build.stderr
     assert ("docs/index.md:3: claim does not hold: TOLL.large_us > 1000 * TOLL.small_us with "
-            "TOLL.large_us = 1780.2, TOLL.small_us = 4.1") in build.stderr
+            "TOLL.large_us = 1,780, TOLL.small_us = 4.1") in build.stderr
     assert mkdocs(project.root, env, *([verbosity] if verbosity else [])).returncode == 0  # not strict
 
 
