@@ -304,7 +304,6 @@ def generate(base: Path, chapters: int, seed: int = 7) -> dict:
     stats["proofs"] = len(list((ldr / "proofs").glob("*.py")))
     config = (REPO / "mkdocs.yml").read_text()
     config = re.sub(r"\nnav:\n(  .*\n?)*", "\nnav:\n  - Home: index.md\n" + "".join(f"  - {p}\n" for p in nav), config)
-    config = config.replace("exclude_docs: |\n  _nav.txt\n", "")
     (ldr / "mkdocs.yml").write_text(config)
     (plain / "mkdocs.yml").write_text(plain_config(config))
     return {"ldr": ldr, "plain": plain, "stats": stats}
