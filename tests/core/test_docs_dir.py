@@ -1,0 +1,68 @@
+"""A site whose pages are not in docs/ and whose proofs are not in proofs/ builds whole: every
+directive that reads pages (corrections, the proofs index, exercises, the drift report, quotes'
+pages) follows MkDocs' ``docs_dir`` and the plugin's folder options."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.core.conftest import PIN_LINE
+
+PAGE = """\
+# Costs
+
+```corrections
+- torch: 2.99.0
+  note: "Checked."
+```
+
+The toll is {{ toll.TOLL.us | .1f }} us.
+
+```claim
+proof: toll
+check: TOLL.us > 0.1
+```
+
+```exercises
+toll: "Predict the toll."
+```
+
+```proof
+toll
+```
+"""
+
+INDEX = """\
+# Index
+
+```proofs-index
+```
+"""
+
+
+def test_pages_in_content_and_proofs_in_lab_build_strict(tmp_path):
+    root = tmp_path
+    (root / "content").mkdir()
+    (root / "lab").mkdir()
+    (root / "pyproject.toml").write_text(f'[project]\nname = "t"\nversion = "0"\ndependencies = [\n    {PIN_LINE}\n]\n')
+    (root / "mkdocs.yml").write_text(
+        "site_name: Test\ndocs_dir: content\ntheme:\n  name: material\n  font: false\n"
+        "plugins:\n  - ldr:\n      proofs_dir: lab\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
+    (root / "lab" / "toll.py").write_text('"""The toll.\n\nIt costs."""\nimport json\nprint("TOLL=" + json.dumps({"us": 0.5}))\n')
+    (root / "content" / "index.md").write_text(PAGE)
+    (root / "content" / "proofs.md").write_text(INDEX)
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert not (root / "docs").exists()
+    home = (root / "site" / "index.html").read_text()
+    assert 'id="proof-toll"' in home and ">0.5<" in home and 'class="ldr-exercise"' in home
+    assert "ldr-corrections" in home
+    index = (root / "site" / "proofs" / "index.html").read_text()
+    assert 'id="index-toll"' in index and "content/index.md" in index
+    check = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "check"], cwd=root,
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stderr
