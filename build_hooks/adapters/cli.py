@@ -132,7 +132,8 @@ def cmd_drift(args, library: Library) -> int:
     from build_hooks.core.drift import compute
     from build_hooks.render.drift import html_document, text_report
 
-    report = compute(library.root, library.store, args.from_version, args.to_version, library.proofs)
+    report = compute(library.root, library.store, args.from_version, args.to_version, library.proofs,
+                     docs=library.layout.pages)
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     elif args.html:

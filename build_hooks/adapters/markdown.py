@@ -88,6 +88,7 @@ class LdrExtension(Extension):
             "drawings_dir": ["drawings", "the Excalidraw scenes' folder, relative to root"],
             "results_dir": ["", "the records' folder (default: <proofs_dir>/_results)"],
             "torch": ["", "the torch pin (default: pyproject.toml, then requirements.txt)"],
+            "docs_dir": ["docs", "the pages' folder, relative to root (MkDocs' docs_dir)"],
         }
         self.state: LdrState | None = kwargs.pop("state", None)
         super().__init__(**kwargs)
@@ -100,7 +101,8 @@ class LdrExtension(Extension):
         if self.state is None:
             root = Path(self.getConfig("root"))
             layout = Layout.at(root, self.getConfig("proofs_dir"), self.getConfig("drawings_dir"),
-                               self.getConfig("results_dir") or None, self.getConfig("torch") or None)
+                               self.getConfig("results_dir") or None, self.getConfig("torch") or None,
+                               docs_dir=self.getConfig("docs_dir") or None)
             self.state = LdrState(root, raise_errors=self.getConfig("raise_errors"), layout=layout)
         md.ldr_state = self.state
         md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)

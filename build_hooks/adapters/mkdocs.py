@@ -38,6 +38,7 @@ import os
 import re
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -53,6 +54,7 @@ from build_hooks.core.downloads import for_library
 from build_hooks.core.errors import LdrError
 from build_hooks.core.layout import Layout
 from build_hooks.core.library import Library
+from build_hooks.core.paths import cache_dir
 from build_hooks.core.progress import Estimate
 from build_hooks.core.publish import published
 from build_hooks.core.safefs import UnsafeFile, check_regular
@@ -164,6 +166,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             # The Library that load_config made to start the host early, if it is this one.
             made = early[1] if early is not None and early[0] == (root, self._library_options()) else None
             self.library = made or _library(root, self._library_options())
+            # the pages' folder is known once MkDocs has validated its own config (docs_dir)
+            self.library.layout = replace(self.library.layout, docs=Path(config.docs_dir))
             self.layout = self.library.layout
             self.assets = assets.site_assets()
         except LdrError as exc:
@@ -321,7 +325,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             self.server = server
             missed, self._rebuild_missed = self._rebuild_missed, False
         if not _can_request_rebuild(server):
-            self.trigger = self.library.root / ".cache" / "ldr" / "serve-rebuild"
+            self.trigger = cache_dir(self.library.root) / "serve-rebuild"
             self.trigger.parent.mkdir(parents=True, exist_ok=True)
             self.trigger.touch()
             server.watch(str(self.trigger), recursive=False)

@@ -54,7 +54,17 @@ def plugin_options(path: Path) -> dict:
 def layout_for(root: Path) -> Layout:
     """The folders and pin a build of the site at ``root`` uses (the defaults without mkdocs.yml)."""
     path = site_config(root)
-    return Layout.at(root, **(plugin_options(path) if path else {}))
+    return Layout.at(root, **(plugin_options(path) if path else {}), docs_dir=docs_dir(path) if path else None)
+
+
+def docs_dir(path: Path) -> str | None:
+    """mkdocs.yml's ``docs_dir`` (None: not set, or not a string)."""
+    try:
+        doc = yaml.load(read_text(path, limit="data"), Loader=_Loader) or {}
+    except (OSError, UnsafeFile, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    value = doc.get("docs_dir") if isinstance(doc, dict) else None
+    return value if isinstance(value, str) and value.strip() else None
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")

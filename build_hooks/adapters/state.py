@@ -167,7 +167,7 @@ class LdrState:
 
     # -- errors --------------------------------------------------------------
     def where(self, line: int | None) -> str:
-        page = f"docs/{self.page}" if self.page else "<markdown>"
+        page = self.layout.page(self.page) if self.page else "<markdown>"
         return f"{page}:{line + self.line_offset}" if line else page
 
     def at(self, line: int | None) -> str:

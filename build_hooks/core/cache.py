@@ -35,6 +35,7 @@ from pathlib import Path
 
 from .atomic import write_atomic
 from .errors import LdrError
+from .paths import cache_dir
 from .safefs import read_bytes
 
 _MEMORY: dict[tuple[str, str], str] = {}
@@ -140,7 +141,7 @@ class TextCache:
 
     @classmethod
     def for_project(cls, root: Path, namespace: str, suffix: str = ".txt", **kw) -> TextCache:
-        return cls(Path(root) / ".cache" / "ldr" / namespace, suffix, **kw)
+        return cls(cache_dir(root) / namespace, suffix, **kw)
 
     @staticmethod
     def name(key: str) -> str:

@@ -115,7 +115,7 @@ def quote_changes(layout: Layout, page_text: str, page: str | None, before: str,
     changes, _ = quote_drift(layout.results, before, after)
     out = []
     for change in changes:
-        if change.status in ("changed", "gone") and f"docs/{page}" in change.at and change.key in lines:
+        if change.status in ("changed", "gone") and layout.page(page) in change.at and change.key in lines:
             kept = change.old or change.new
             where = kept.repo or kept.file if kept else change.key
             out.append((section_at(headings, lines[change.key]), change.status, where))

@@ -54,16 +54,18 @@ def old_record(root: Path, rev: str, relpath: str) -> Record | None:
         return None
 
 
-def quotes(root: Path) -> tuple[dict[tuple[str, str], list[str]], dict[str, list[str]]]:
+def quotes(root: Path, docs: Path | None = None) -> tuple[dict[tuple[str, str], list[str]], dict[str, list[str]]]:
     """Where prose quotes each (proof, key), and where each proof is excerpted (quotes.py finds
-    them as the build does: nothing in code spans or code blocks counts)."""
+    them as the build does: nothing in code spans or code blocks counts); ``docs``: the pages'
+    folder (default ``root/docs``)."""
     values: dict[tuple[str, str], list[str]] = {}
     excerpts: dict[str, list[str]] = {}
-    for page in sorted((root / "docs").rglob("*.md")):
-        if not is_regular(page, inside=root / "docs"):  # a FIFO or a symlink out of docs/ is no page
+    docs = Path(docs) if docs is not None else Path(root) / "docs"
+    for page in sorted(docs.rglob("*.md")):
+        if not is_regular(page, inside=docs):  # a FIFO or a symlink out of the pages' folder is no page
             continue
-        text = read_bytes(page, inside=root / "docs").decode("utf-8", errors="replace")
-        rel = page.relative_to(root)
+        text = read_bytes(page, inside=docs).decode("utf-8", errors="replace")
+        rel = page.relative_to(root) if page.is_relative_to(root) else page
         for quote in page_quotes(text):
             where = f"{rel}:{quote.line}"
             if quote.kind == "value":  # its detail is KEY, or KEY@device
@@ -103,7 +105,7 @@ def check_revision(root: Path, rev: str) -> str:
 def diff(library: Library, rev: str = "HEAD") -> list[ProofDiff]:
     root = library.root
     commit = check_revision(root, rev)
-    values, excerpts = quotes(root)
+    values, excerpts = quotes(root, library.layout.pages)
     out = []
     for proof, device_class in sorted(library.store.known()):
         new = library.store.read(proof, device_class)

@@ -58,12 +58,12 @@ def claims_api():
     return evaluate, find_claims
 
 
-def page_claims(root: Path, api) -> list[tuple[str, str, str]]:
-    """Every claim of every page: ("docs/x.md:12", proof, check)."""
+def page_claims(root: Path, api, docs: Path | None = None) -> list[tuple[str, str, str]]:
+    """Every claim of every page: ("docs/x.md:12", proof, check); ``docs``: the pages' folder."""
     if api is None:
         return []
     out = []
-    docs = Path(root) / "docs"
+    docs = Path(docs) if docs is not None else Path(root) / "docs"
     for page in sorted(docs.rglob("*.md")):
         try:
             text = read_bytes(page, inside=docs, limit="data").decode("utf-8", errors="replace")
@@ -71,7 +71,8 @@ def page_claims(root: Path, api) -> list[tuple[str, str, str]]:
             continue  # the build names a page it will not read
 
         for line, proof, check in found_claims(api, text):
-            out.append((f"{page.relative_to(root)}:{line}", proof, check))
+            shown = page.relative_to(root) if page.is_relative_to(root) else page
+            out.append((f"{shown}:{line}", proof, check))
     return out
 
 
@@ -239,15 +240,17 @@ def compare(name: str, device_class: str, old: Record, new: Record, tolerance, s
 
 
 def compute(root: Path, store: Store | None = None, from_version: str | None = None,
-            to_version: str | None = None, proofs: dict | None = None, api="auto") -> Drift:
+            to_version: str | None = None, proofs: dict | None = None, api="auto",
+            docs: Path | None = None) -> Drift:
+    """The drift between two recorded versions; ``docs``: the pages' folder (default root/docs)."""
     root = Path(root)
     store = store if store is not None else Store(root / "proofs")
     proofs = proofs if proofs is not None else discover(root / "proofs")
     api = claims_api() if api == "auto" else api
     from_version, to_version = default_versions(store, from_version, to_version)
     old, new = records_at(store, from_version), records_at(store, to_version)
-    values_quoted, excerpts = quotes(root)
-    claims = page_claims(root, api)
+    values_quoted, excerpts = quotes(root, docs)
+    claims = page_claims(root, api, docs)
     report = Drift(from_version, to_version, claims_checked=api is not None,
                    only_from=[".".join(k) for k in sorted(set(old) - set(new))],
                    only_to=[".".join(k) for k in sorted(set(new) - set(old))],

@@ -18,7 +18,6 @@ A name that is not a proof is an error naming it and the proofs there are.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import DirectiveError
 from .quotes import quotes
@@ -41,9 +40,10 @@ def page_text(ctx) -> str:
     for source, _, text in ctx.extra.get("pages") or ():
         if source == ctx.page:
             return text
-    path = Path(ctx.root) / "docs" / (ctx.page or "")
+    docs = ctx.folders.pages
+    path = docs / (ctx.page or "")
     try:
-        return read_text(path, inside=Path(ctx.root) / "docs") if ctx.page else ""
+        return read_text(path, inside=docs) if ctx.page else ""
     except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
         raise DirectiveError(f"cannot read {path} to find the proofs it uses ({exc})") from None
 

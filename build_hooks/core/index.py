@@ -67,9 +67,9 @@ def guess_url(source: str) -> str:
     return stem + "/"
 
 
-def site_pages(root: Path) -> list[tuple[str, str, str]]:
-    """(source, url, text) of every page under docs/ (outside the MkDocs plugin)."""
-    docs = Path(root) / "docs"
+def site_pages(docs: Path) -> list[tuple[str, str, str]]:
+    """(source, url, text) of every page in the pages' folder ``docs`` (outside the MkDocs plugin)."""
+    docs = Path(docs)
     out = []
     for path in sorted(docs.rglob("*.md")) if docs.is_dir() else ():
         if not is_regular(path, inside=docs):  # a FIFO or a symlink out of docs/ is no page (safefs.py)
@@ -136,7 +136,7 @@ def collect(library, pages, page_url: str | None, instrument_proofs: dict[str, s
         for source, url, title, items in uses.get(name, []):
             card = any(q.kind == "card" for q in items)
             href = f"{prefix}{url}" + (f"#proof-{name}" if card else "")
-            use = PageUse(title, href or "./", f"docs/{source}", card)
+            use = PageUse(title, href or "./", library.layout.page(source), card)
             for quote in items:
                 use.items.append((quote.kind, quote.detail, quote.line))
             row.pages.append(use)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import LdrError
+from .paths import cache_dir
 
 RESULTS_DIR = "_results"  # inside the proofs folder, unless results_dir says otherwise
 
@@ -26,15 +27,32 @@ class Layout:
     results: Path
     torch: object = None
     """The configured pin (``"2.14.1"``), or None: pin.py then reads pyproject.toml, requirements.txt."""
+    docs: Path | None = None
+    """The pages' folder (MkDocs' ``docs_dir``; default ``docs/``): see :attr:`pages`."""
 
     @classmethod
     def at(cls, root: Path, proofs_dir: str | Path | None = None, drawings_dir: str | Path | None = None,
-           results_dir: str | Path | None = None, torch: object = None) -> Layout:
+           results_dir: str | Path | None = None, torch: object = None,
+           docs_dir: str | Path | None = None) -> Layout:
         root = Path(root).resolve()
         proofs = _folder(root, proofs_dir or "proofs", "proofs_dir")
         drawings = _folder(root, drawings_dir or "drawings", "drawings_dir")
         results = _folder(root, results_dir, "results_dir") if results_dir else proofs / RESULTS_DIR
-        return cls(root, proofs, drawings, results, torch)
+        return cls(root, proofs, drawings, results, torch, _folder(root, docs_dir or "docs", "docs_dir"))
+
+    @property
+    def pages(self) -> Path:
+        """The folder of the site's Markdown pages."""
+        return self.docs if self.docs is not None else self.root / "docs"
+
+    @property
+    def cache(self) -> Path:
+        """``.cache/ldr`` of the project: what builds keep to save work (never committed)."""
+        return cache_dir(self.root)
+
+    def page(self, source: str) -> str:
+        """How messages and reports name a page given by its path under the pages' folder."""
+        return self.shown(self.pages / source)
 
     def store(self):
         """The result store these folders name."""

@@ -19,6 +19,7 @@ from .discovery import Proof, discover
 from .errors import DirectiveError, StoreError
 from .history import write_record
 from .layout import Layout
+from .paths import cache_dir
 from .pin import pinned_torch, public_version
 from .runner import Job, Runner, RunResult, last_lines, shared_runner
 from .shards import is_foreign
@@ -91,7 +92,7 @@ class Library:
         if store is None:  # a shard's store is handed in (shards.py)
             store = Store(self.proofs_dir, self.layout.results)
         self.store = store
-        self.lock_path = self.root / ".cache" / "ldr" / "store.lock"
+        self.lock_path = cache_dir(self.root) / "store.lock"
         self.python, self.mode, self.slots = python, mode, slots
         self.pin = pinned_torch(self.root, self.layout.torch)
         self.proofs: dict[str, Proof] = {}

@@ -33,6 +33,7 @@ import jinja2
 from .atomic import write_atomic
 from .cache import key_of, seal, unseal
 from .errors import LdrError
+from .paths import cache_dir
 from .safefs import read_bytes
 
 
@@ -82,5 +83,5 @@ class CompiledTemplates(jinja2.FileSystemBytecodeCache):
 
 def attach(env: jinja2.Environment, root: Path) -> jinja2.Environment:
     """Give ``env`` the project's cache of compiled templates (under ``root/.cache/ldr``)."""
-    env.bytecode_cache = CompiledTemplates(Path(root) / ".cache" / "ldr" / "templates" / settings_digest(env))
+    env.bytecode_cache = CompiledTemplates(cache_dir(root) / "templates" / settings_digest(env))
     return env

@@ -12,9 +12,10 @@ from __future__ import annotations
 import errno
 import os
 
+from .paths import CACHE_DIR
 from .textsafe import printable
 
-CACHE = os.path.join(".cache", "ldr")
+CACHE = os.path.join(*CACHE_DIR)
 FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
 READ_ONLY = (errno.EROFS,)
 REFUSED = (errno.EACCES, errno.EPERM)

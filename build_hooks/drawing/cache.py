@@ -16,6 +16,7 @@ from pathlib import Path
 
 from build_hooks.core.cache import TextCache
 from build_hooks.core.cache import clear_memory as _clear_memory
+from build_hooks.core.paths import cache_dir
 from build_hooks.core.safefs import read_bytes
 
 from .version import RENDERER_VERSION
@@ -28,7 +29,7 @@ def default_dir(root: Path | None = None) -> Path:
     if root is None:
         checkout = Path(__file__).resolve().parents[2]
         root = checkout if (checkout / "pyproject.toml").exists() else Path.cwd()
-    return Path(root) / ".cache" / "ldr" / "drawings"
+    return cache_dir(root) / "drawings"
 
 
 @functools.lru_cache(maxsize=1)

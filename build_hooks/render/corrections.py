@@ -5,7 +5,6 @@ every recorded string escaped."""
 from __future__ import annotations
 
 from html import escape
-from pathlib import Path
 
 from build_hooks.core.corrections import Upgrade, entries, upgrades
 from build_hooks.core.errors import DirectiveError
@@ -61,9 +60,9 @@ def render_fence(options: dict, ctx) -> str:
     notes = entries(options)
     if ctx.page is None:
         raise DirectiveError("the corrections fence must be on a page")
-    path = Path(ctx.root) / "docs" / ctx.page
+    path = ctx.folders.pages / ctx.page
     try:
-        text = read_text(path, inside=Path(ctx.root) / "docs")
+        text = read_text(path, inside=ctx.folders.pages)
     except (OSError, UnicodeDecodeError, UnsafeFile) as exc:
         raise DirectiveError(f"cannot read {path} to find its quoted values ({exc})") from None
     return render(upgrades(ctx.root, text, notes, layout=ctx.folders, page=ctx.page, show=format_value))

@@ -121,7 +121,8 @@ def render_fence(options: dict, ctx) -> str:
     try:
         folders = ctx.folders  # the proofs_dir and results_dir options
         report = compute(ctx.root, folders.store(), from_version=_version(options.get("from")),
-                         to_version=_version(options.get("to")), proofs=discover(folders.proofs))
+                         to_version=_version(options.get("to")), proofs=discover(folders.proofs),
+                         docs=folders.pages)
     except LdrError as exc:
         raise DirectiveError(f"drift-report: {exc}") from None
     return html_fragment(report)

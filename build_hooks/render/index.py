@@ -70,7 +70,7 @@ def render_fence(options: dict, ctx) -> str:
     pages = ctx.extra.get("pages")
     page_url = ctx.extra.get("page_url")
     if pages is None:
-        pages = site_pages(ctx.root)
+        pages = site_pages(ctx.folders.pages)
         if page_url is None and ctx.page:
             page_url = guess_url(ctx.page)
     defaults = ctx.extra.get("instrument_proofs") or {}  # the host's widgets, if any

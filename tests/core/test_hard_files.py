@@ -193,7 +193,8 @@ def test_page_lists_outside_the_plugin_skip_fifos_and_outside_symlinks(site):
             "from build_hooks.core.diff import quotes; "
             "from build_hooks.adapters.zensical_pages import site_pages as zensical_pages; "
             "root = Path(sys.argv[1]); quotes(root); "
-            "print(sorted(p[0] for p in site_pages(root)), sorted(p[0] for p in zensical_pages(root / 'docs')))")
+            "docs = root / 'docs'; "
+            "print(sorted(p[0] for p in site_pages(docs)), sorted(p[0] for p in zensical_pages(docs)))")
     done = subprocess.run([sys.executable, "-c", code, str(site.root)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['alias.md', 'index.md'] ['alias.md', 'index.md']"
