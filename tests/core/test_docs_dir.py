@@ -46,11 +46,14 @@ def test_pages_in_content_and_proofs_in_lab_build_strict(tmp_path):
     root = tmp_path
     (root / "content").mkdir()
     (root / "lab").mkdir()
-    (root / "pyproject.toml").write_text(f'[project]\nname = "t"\nversion = "0"\ndependencies = [\n    {PIN_LINE}\n]\n')
+    (root / "pyproject.toml").write_text(
+        f'[project]\nname = "t"\nversion = "0"\ndependencies = [\n    {PIN_LINE}\n]\n')
     (root / "mkdocs.yml").write_text(
         "site_name: Test\ndocs_dir: content\ntheme:\n  name: material\n  font: false\n"
-        "plugins:\n  - ldr:\n      proofs_dir: lab\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
-    (root / "lab" / "toll.py").write_text('"""The toll.\n\nIt costs."""\nimport json\nprint("TOLL=" + json.dumps({"us": 0.5}))\n')
+        "plugins:\n  - ldr:\n      proofs_dir: lab\n"
+        "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
+    (root / "lab" / "toll.py").write_text(
+        '"""The toll.\n\nIt costs."""\nimport json\nprint("TOLL=" + json.dumps({"us": 0.5}))\n')
     (root / "content" / "index.md").write_text(PAGE)
     (root / "content" / "proofs.md").write_text(INDEX)
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
