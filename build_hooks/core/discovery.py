@@ -323,3 +323,18 @@ def discover(proofs_dir: Path) -> dict[str, Proof]:
             pass  # load_proof says it cannot be read
         proofs[path.stem] = load_proof(path)
     return proofs
+
+
+def helper_changes(recorded: dict[str, str], today: dict[str, str]) -> list[tuple[str, str]]:
+    """(helper file, how it differs) between the helper hashes a record holds and today's:
+    ``"new"`` (imported today, not when recorded), ``"gone"`` (no longer imported) or
+    ``"changed"`` (another SHA-256), by name."""
+    out = []
+    for name in sorted(set(recorded) | set(today)):
+        if name not in recorded:
+            out.append((name, "new"))
+        elif name not in today:
+            out.append((name, "gone"))
+        elif recorded[name] != today[name]:
+            out.append((name, "changed"))
+    return out

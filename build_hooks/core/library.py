@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .context import ProofData
 from .datalines import parse_output
-from .discovery import Proof, discover
+from .discovery import Proof, discover, helper_changes
 from .errors import DirectiveError, StoreError
 from .history import write_record
 from .layout import Layout
@@ -129,14 +129,9 @@ class Library:
         reasons = []
         if item.latest_sha256 != proof.sha256:
             reasons.append("script changed since it was recorded")
-        recorded, now = item.latest_helpers, proof.helper_hashes
-        for name in sorted(set(recorded) | set(now)):
-            if name not in recorded:
-                reasons.append(f"imports helper {name}, which the record does not cover")
-            elif name not in now:
-                reasons.append(f"no longer imports helper {name}")
-            elif recorded[name] != now[name]:
-                reasons.append(f"helper {name} changed since it was recorded")
+        said = {"new": "imports helper {}, which the record does not cover",
+                "gone": "no longer imports helper {}", "changed": "helper {} changed since it was recorded"}
+        reasons += [said[how].format(name) for name, how in helper_changes(item.latest_helpers, proof.helper_hashes)]
         if public_version(item.latest_torch) != public_version(self.pin):
             reasons.append(f"recorded under torch {public_version(item.latest_torch)}, pin is {self.pin}")
             if len(reasons) == 1 and is_foreign(self.store, item):

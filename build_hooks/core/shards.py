@@ -32,7 +32,7 @@ from pathlib import Path
 
 from . import noise
 from .atomic import write_atomic
-from .discovery import NAME
+from .discovery import NAME, helper_changes
 from .errors import LdrError
 from .history import keep_replaced, newer, version_key, version_store, write_record
 from .pin import public_version
@@ -182,15 +182,9 @@ def rank(record: Record, pin: str) -> tuple:
 
 def helper_mismatch(recorded: dict, today: dict) -> list[str]:
     """Each local helper whose hash differs between a record and today's proofs/ (named)."""
-    out = []
-    for name in sorted(set(recorded) | set(today)):
-        if name not in today:
-            out.append(f"proofs/{name} (imported there, not today)")
-        elif name not in recorded:
-            out.append(f"proofs/{name} (imported today, not there)")
-        elif recorded[name] != today[name]:
-            out.append(f"proofs/{name} (sha256 {recorded[name][:12]} there, {today[name][:12]} today)")
-    return out
+    said = {"gone": lambda name: "imported there, not today", "new": lambda name: "imported today, not there",
+            "changed": lambda name: f"sha256 {recorded[name][:12]} there, {today[name][:12]} today"}
+    return [f"proofs/{name} ({said[how](name)})" for name, how in helper_changes(recorded, today)]
 
 
 def merge(library, folders: list[Path], now: dt.datetime | None = None) -> MergeReport:
