@@ -2,18 +2,41 @@
 
 The committed .excalidraw files are the source of truth once written: edit them in Excalidraw
 freely; rerunning this script overwrites them with the generated originals.
+
+Same sizes as Parts 1 and 2 (issue 20): about 500 units wide, labels of 16 units or more, so that
+on a phone's text column (about 360 px) the smallest label still shows at 9 px or more. Wide
+layouts are stacked instead: notes go under their names, side labels above or below what they
+point at.
 """
 
 from __future__ import annotations
 
+from .kit import (
+    CONTEXT,
+    CONTEXT_SOFT,
+    EXCALIFONT,
+    INK,
+    INK_SOFT,
+    PAPER,
+    SUBJECT,
+    SUBJECT_SOFT,
+    Scene,
+    measure,
+    write_all,
+)
 
-from .kit import CONTEXT, CONTEXT_SOFT, INK, INK_SOFT, PAPER, SUBJECT, SUBJECT_SOFT, Scene, write_all
+W = 500  # scene width
 
+
+def _width(text: str, size: float) -> float:
+    return measure(text, EXCALIFONT, size, 1.25)[0]
 
 
 def floors() -> Scene:
     s = Scene("floors")
-    s.text(420, 0, "The eight floors of PyTorch", size=28, align="center")
+    s.text(W / 2, 0, "The eight floors of PyTorch", size=28, align="center")
+    s.text(W / 2, 42, "on the dispatch path each floor calls the one below", size=16, color=CONTEXT,
+           align="center")
     rows = [
         ("1  Python API", "torch.add(a, b), nn.Module"),
         ("2  The boundary", "Python objects become C++ tensors"),
@@ -24,25 +47,24 @@ def floors() -> Scene:
         ("7  Device runtime", "streams; two clocks, Python's and the device's"),
         ("8  The chip", "CPU cores, GPU streaming multiprocessors"),
     ]
-    y = 60
-    for i, (name, note) in enumerate(rows):
-        s.box(0, y, 660, 58, stroke=INK, bg=INK_SOFT)
-        s.text(20, y + 15, name, size=22)
-        s.text(250, y + 19, note, size=16, color=CONTEXT)
-        y += 72
+    top = y = 104
+    for name, note in rows:
+        s.box(0, y, 418, 64, stroke=INK, bg=INK_SOFT)
+        s.text(16, y + 6, name, size=22)
+        s.text(16 + _width(name[:3], 22), y + 37, note, size=16, color=CONTEXT)
+        y += 74
+    bottom = y - 10
     # the subject: one call, going down and its result coming back up
-    s.arrow([(700, 80), (700, y - 30)], stroke=SUBJECT, width=4)
-    s.arrow([(740, y - 30), (740, 80)], stroke=SUBJECT, width=2, dashed=True)
-    s.text(760, 90, "one call\ngoes down...", size=18, color=SUBJECT)
-    s.text(760, y - 90, "...and its\nresult comes\nback up", size=18, color=SUBJECT)
-    s.text(330, y + 6, "on the dispatch path each floor calls the one below", size=16, color=CONTEXT,
-           align="center")
+    s.text(488, top - 30, "one call goes down...", size=18, color=SUBJECT, align="right")
+    s.arrow([(442, top + 2), (442, bottom - 2)], stroke=SUBJECT, width=4)
+    s.arrow([(474, bottom - 2), (474, top + 2)], stroke=SUBJECT, width=2, dashed=True)
+    s.text(488, bottom + 8, "...and its result comes back up", size=18, color=SUBJECT, align="right")
     return s
 
 
 def territory() -> Scene:
     s = Scene("territory")
-    s.text(330, 0, "The territory: layers along the dispatch path", size=26, align="center")
+    s.text(W / 2, 0, "The territory:\nlayers along the dispatch path", size=24, align="center")
     bands = [
         ("Python API", ["torch.*", "nn.Module", "optim"]),
         ("The boundary", ["Python <-> C++ bindings"]),
@@ -50,67 +72,87 @@ def territory() -> Scene:
         ("kernels, per backend", ["CPU", "CUDA", "MPS", "Meta"]),
         ("allocators and runtimes", ["caching allocator", "streams, events"]),
     ]
-    y = 60
+    bw, pad, gap = 336, 12, 48
+    y = 80
     boxes = []
     for name, parts in bands:
         subject = name == "Dispatcher"
-        b = s.box(0, y, 660, 92, stroke=SUBJECT if subject else INK, bg=SUBJECT_SOFT if subject else INK_SOFT,
+        # the parts, in rows that fit the band
+        rows, row, used = [], [], 0.0
+        for part in parts:
+            w = max(64, _width(part, 16) + 22)
+            if row and used + w > bw - 2 * pad:
+                rows.append(row)
+                row, used = [], 0.0
+            row.append((part, w))
+            used += w + 10
+        rows.append(row)
+        head = 52 if subject else 44  # the subject's header also holds a note
+        h = head + len(rows) * 44 + 2
+        b = s.box(0, y, bw, h, stroke=SUBJECT if subject else INK, bg=SUBJECT_SOFT if subject else INK_SOFT,
                   width=3 if subject else 2)
         boxes.append(b)
-        s.text(18, y + 10, name, size=22)
-        x = 18
-        for part in parts:
-            w = max(96, 20 + len(part) * 9.5)
-            s.box(x, y + 44, w, 36, part, size=16, stroke=CONTEXT, bg=PAPER, color=INK)
-            x += w + 12
-        y += 128
+        s.text(pad, y + 8, name, size=22)
+        for r, row in enumerate(rows):
+            x = pad
+            for part, w in row:
+                s.box(x, y + head + r * 44, w, 34, part, size=16, stroke=CONTEXT, bg=PAPER, color=INK)
+                x += w + 10
+        y += h + gap
     for a, b in zip(boxes, boxes[1:]):
-        s.arrow([(310, a["y"] + 96), (310, b["y"] - 4)], bind=(a, b))
-        s.arrow([(350, b["y"] - 4), (350, a["y"] + 96)], bind=(b, a))
-    s.text(364, boxes[0]["y"] + 103, "calls go down, results come back up", size=16, color=CONTEXT)
-    s.text(642, boxes[2]["y"] + 12, "feature layers take turns", size=16, color=SUBJECT, align="right")
+        s.arrow([(60, a["y"] + a["height"] + 4), (60, b["y"] - 4)], bind=(a, b))
+        s.arrow([(100, b["y"] - 4), (100, a["y"] + a["height"] + 4)], bind=(b, a))
+    first = boxes[0]
+    s.text(116, first["y"] + first["height"] + 4, "calls go down,\nresults come back up", size=16, color=CONTEXT)
+    disp = boxes[2]
+    s.text(bw - pad, disp["y"] + 8, "feature layers\ntake turns", size=16, color=SUBJECT, align="right")
     # the shortcut that does not exist
     top, kernel = boxes[0], boxes[3]
-    s.arrow([(664, top["y"] + 46), (760, top["y"] + 170), (760, kernel["y"] - 70), (664, kernel["y"] + 46)],
+    cx = bw + 40
+    s.arrow([(bw + 4, top["y"] + 40), (cx, top["y"] + 150), (cx, kernel["y"] - 60), (bw + 4, kernel["y"] + 40)],
             stroke=CONTEXT, dashed=True, rounded=True)
-    mid = (top["y"] + kernel["y"]) / 2 + 46
-    s.line([(746, mid - 14), (774, mid + 14)], stroke=CONTEXT, width=3)
-    s.line([(774, mid - 14), (746, mid + 14)], stroke=CONTEXT, width=3)
-    s.text(792, mid - 40, "dispatch path:\nthe call goes\nlayer by layer", size=18, color=CONTEXT)
+    mid = (top["y"] + 40 + kernel["y"] + 40) / 2
+    s.line([(cx - 14, mid - 14), (cx + 14, mid + 14)], stroke=CONTEXT, width=3)
+    s.line([(cx + 14, mid - 14), (cx - 14, mid + 14)], stroke=CONTEXT, width=3)
+    s.text(cx + 16, mid + 24, "dispatch path:\nthe call goes\nlayer by layer", size=16, color=CONTEXT)
     return s
 
 
 def repo_folders() -> Scene:
     s = Scene("repo-folders")
-    s.text(360, 0, "The repository, and the floor each folder serves", size=26, align="center")
-    s.text(0, 56, "pytorch/", size=24)
+    s.text(W / 2, 0, "The repository, and the floor\neach folder serves", size=24, align="center")
+    s.text(0, 76, "pytorch/", size=22)
     rows = [
-        ("torch/", "floor 1: the Python API you import", INK, INK_SOFT),
-        ("torch/csrc/", "floors 2 and 4: bindings, autograd", INK, INK_SOFT),
-        ("aten/", "floors 3 and 5: operators, the dispatcher, kernels", INK, INK_SOFT),
-        ("c10/", "floors 3, 6, 7: the tensor core, allocator, streams", INK, INK_SOFT),
-        ("torchgen/", "the code writer: generates floors 2 and 3", SUBJECT, SUBJECT_SOFT),
+        ("torch/", "floor 1:", "the Python API you import", INK, INK_SOFT),
+        ("torch/csrc/", "floors 2 and 4:", "bindings, autograd", INK, INK_SOFT),
+        ("aten/", "floors 3 and 5:", "operators, the dispatcher, kernels", INK, INK_SOFT),
+        ("c10/", "floors 3, 6, 7:", "the tensor core, allocator, streams", INK, INK_SOFT),
+        ("torchgen/", "the code writer:", "generates floors 2 and 3", SUBJECT, SUBJECT_SOFT),
     ]
-    y = 110
-    folders = []
-    for name, role, stroke, bg in rows:
-        s.line([(20, y - 20), (20, y + 26), (56, y + 26)], stroke=CONTEXT)
-        s.box(64, y - 4, 60, 14, stroke=stroke, bg=bg, rounded=True)
-        f = s.box(64, y + 6, 190, 44, name, size=20, stroke=stroke, bg=bg, color=INK)
-        folders.append(f)
-        s.text(280, y + 16, role, size=18, color=SUBJECT if stroke == SUBJECT else CONTEXT)
-        y += 84
-    gen, csrc, aten = folders[4], folders[1], folders[2]
-    s.arrow([(676, gen["y"] + 22), (740, gen["y"] + 22), (740, csrc["y"] + 22), (700, csrc["y"] + 22)],
-            stroke=SUBJECT, dashed=True)
-    s.arrow([(740, aten["y"] + 22), (720, aten["y"] + 22)], stroke=SUBJECT, dashed=True)
-    s.text(752, csrc["y"] + 60, "generated\nat build time\nfrom native_\nfunctions.yaml", size=16, color=SUBJECT)
+    y, trunk = 130, 106
+    ends = []
+    for name, floor, role, stroke, bg in rows:
+        colour = SUBJECT if stroke == SUBJECT else CONTEXT
+        s.line([(16, trunk), (16, y + 26), (40, y + 26)], stroke=CONTEXT)
+        trunk = y + 26
+        s.box(44, y - 6, 52, 14, stroke=stroke, bg=bg, rounded=True)
+        s.box(44, y + 4, 140, 44, name, size=20, stroke=stroke, bg=bg, color=INK)
+        s.text(200, y - 2, floor, size=18, color=colour)
+        s.text(200, y + 24, role, size=16, color=colour)
+        ends.append((200 + _width(role, 16), y + 34))
+        y += 82
+    (csrc_x, csrc_y), (aten_x, aten_y), (gen_x, gen_y) = ends[1], ends[2], ends[4]
+    lane = 494
+    s.arrow([(gen_x + 10, gen_y), (lane, gen_y), (lane, csrc_y), (csrc_x + 10, csrc_y)], stroke=SUBJECT, dashed=True)
+    s.arrow([(lane, aten_y), (aten_x + 8, aten_y)], stroke=SUBJECT, dashed=True)
+    s.text(lane + 6, gen_y + 22, "generated at build time\nfrom native_functions.yaml", size=16, color=SUBJECT,
+           align="right")
     return s
 
 
 def ecosystem() -> Scene:
     s = Scene("ecosystem")
-    s.text(420, 0, "Where libraries attach", size=28, align="center")
+    s.text(W / 2, 0, "Where libraries attach", size=28, align="center")
     floors = ["nn.Module", "training loop", "distributed engine", "eager runtime", "op list"]
     libs = [
         "transformers, diffusers, timm",
@@ -119,103 +161,114 @@ def ecosystem() -> Scene:
         "vllm, sglang",
         "flash-attention, torchvision ops",
     ]
-    y = 96
+    fx, fw, lx, lw = 46, 172, 248, 260
+    y = 88
     boxes = []
     for f, lib in zip(floors, libs):
-        b = s.box(300, y, 240, 56, f, size=22, bg=INK_SOFT)
+        b = s.box(fx, y, fw, 50, f, size=18, bg=INK_SOFT)
         boxes.append(b)
-        s.box(600, y + 4, 270, 48, lib, size=16, stroke=CONTEXT, bg=CONTEXT_SOFT, color=INK)
-        s.line([(544, y + 28), (596, y + 28)], stroke=CONTEXT)
-        y += 80
-    # two floors at once
-    s.box(20, 236, 200, 56, "unsloth", size=20, stroke=CONTEXT, bg=CONTEXT_SOFT, color=INK)
-    s.line([(224, 264), (260, 264), (260, 124), (296, 124)], stroke=CONTEXT)
-    s.line([(260, 264), (260, 444), (296, 444)], stroke=CONTEXT)
-    s.text(120, 302, "two floors at once:", size=16, color=CONTEXT, align="center")
-    s.text(120, 324, "the model and its kernels", size=16, color=CONTEXT, align="center")
+        s.box(lx, y + 4, lw, 42, lib, size=16, stroke=CONTEXT, bg=CONTEXT_SOFT, color=INK)
+        s.line([(fx + fw + 4, y + 25), (lx - 4, y + 25)], stroke=CONTEXT)
+        y += 66
+    s.box(fx - 10, 52, fw + 20, y - 52 + 4, stroke=INK, dashed=True, rounded=True)
+    s.text(fx, 58, "PyTorch", size=18, color=INK)
+    top, ops = boxes[0], boxes[-1]
+    # two floors at once: the model (nn.Module) and its kernels (op list)
+    uy = y + 26
+    s.box(fx + 30, uy, 120, 44, "unsloth", size=18, stroke=CONTEXT, bg=CONTEXT_SOFT, color=INK)
+    s.line([(fx + 90, uy - 4), (fx + 90, ops["y"] + 54)], stroke=CONTEXT)
+    s.line([(fx + 26, uy + 22), (22, uy + 22), (22, top["y"] + 30), (fx - 4, top["y"] + 30)], stroke=CONTEXT)
+    s.text(lx - 40, uy + 2, "two floors at once:\nthe model and its kernels", size=16, color=CONTEXT)
     # only the weights file
-    w = s.box(300, y + 30, 240, 56, "model.safetensors", size=20, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK,
+    wy = uy + 96
+    w = s.box(fx, wy, fw, 50, "model.safetensors", size=18, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK,
               width=3)
-    top = boxes[0]  # nn.Module holds the weights; save() writes them out
-    s.arrow([(296, top["y"] + 12), (14, top["y"] + 12), (14, w["y"] + 28), (296, w["y"] + 28)], stroke=SUBJECT,
+    s.arrow([(fx - 4, top["y"] + 12), (6, top["y"] + 12), (6, wy + 25), (fx - 4, wy + 25)], stroke=SUBJECT,
             width=3, bind=(top, w))
-    s.text(150, w["y"] - 4, "save(): the weights", size=16, color=SUBJECT, align="center")
-    ext = s.box(600, y + 34, 270, 48, "llama.cpp, MLX", size=18, stroke=CONTEXT, bg="transparent", dashed=True,
-                color=INK)
-    s.arrow([(544, y + 58), (596, y + 58)], stroke=SUBJECT, dashed=True, bind=(w, ext))
-    s.text(735, y + 92, "only the weights file: no PyTorch at all", size=16, color=CONTEXT, align="center")
-    s.box(284, 56, 272, y - 46, stroke=INK, dashed=True, rounded=True)
-    s.text(300, 64, "PyTorch", size=18, color=INK)
+    s.text(18, wy - 32, "save(): the weights", size=16, color=SUBJECT)
+    ext = s.box(lx + 24, wy + 4, lw - 24, 42, "llama.cpp, MLX", size=18, stroke=CONTEXT, bg="transparent",
+                dashed=True, color=INK)
+    s.arrow([(fx + fw + 4, wy + 25), (lx + 20, wy + 25)], stroke=SUBJECT, dashed=True, bind=(w, ext))
+    s.text(lx + 12 + lw / 2, wy + 56, "only the weights file:\nno PyTorch at all", size=16, color=CONTEXT,
+           align="center")
     return s
 
 
 def two_clocks() -> Scene:
     s = Scene("two-clocks")
-    s.text(470, 0, "Two clocks", size=28, align="center")
-    s.text(0, 70, "Python's clock", size=20)
-    s.text(0, 250, "the device's clock", size=20)
-    s.arrow([(190, 84), (960, 84)], stroke=CONTEXT, width=1)
-    s.arrow([(190, 264), (960, 264)], stroke=CONTEXT, width=1)
-    s.text(960, 96, "time", size=16, color=CONTEXT, align="right")
-    ops = [("add", 110), ("mul", 80), ("matmul", 250), ("sum", 70)]
-    qx, dx = 200, 240
-    for name, d in ops:
+    s.text(W / 2, 0, "Two clocks", size=28, align="center")
+    s.text(W / 2, 40, "each op is queued; Python moves on at once", size=16, color=CONTEXT, align="center")
+    s.text(0, 72, "Python's clock", size=20)
+    s.arrow([(0, 104), (W, 104)], stroke=CONTEXT, width=1)
+    s.text(W, 74, "time", size=16, color=CONTEXT, align="right")
+    qy, dy = 114, 222
+    ops = [("add", 46, 64), ("mul", 46, 48), ("matmul", 64, 180), ("sum", 46, 52)]
+    qx, dx = 0, 20
+    for name, q, d in ops:
         subject = name == "matmul"
         stroke, bg = (SUBJECT, SUBJECT_SOFT) if subject else (INK, INK_SOFT)
-        s.box(qx, 100, 64, 40, name, size=16, stroke=stroke, bg=bg, color=INK, rounded=True)
-        s.box(dx, 210, d, 40, name, size=16, stroke=stroke, bg=bg, color=INK, rounded=True)
-        s.line([(qx + 32, 144), (dx + 8, 206)], stroke=SUBJECT if subject else CONTEXT, dashed=True, width=1)
-        qx += 74
-        dx += d + 8
+        s.box(qx, qy, q, 36, name, size=16, stroke=stroke, bg=bg, color=INK, rounded=True)
+        s.box(dx, dy, d, 36, name, size=16, stroke=stroke, bg=bg, color=INK, rounded=True)
+        s.line([(qx + q / 2, qy + 40), (dx + 8, dy - 4)], stroke=SUBJECT if subject else CONTEXT, dashed=True,
+               width=1)
+        if subject:
+            matmul_q, matmul_end = qx + q / 2, dx + d
+        qx += q + 6
+        dx += d + 6
     # .item(): Python has to wait until the device is done
-    item = s.box(qx, 100, 76, 40, ".item()", size=16, stroke=INK, bg=INK_SOFT, color=INK, rounded=True)
-    wait_end = dx
-    s.box(qx + 80, 106, wait_end - qx - 80, 28, "waiting", size=14, stroke=CONTEXT, bg="transparent",
+    s.box(qx, qy, 64, 36, ".item()", size=16, stroke=INK, bg=INK_SOFT, color=INK, rounded=True)
+    wait_end = dx - 6
+    s.box(qx + 68, qy + 4, wait_end - qx - 72, 28, "waiting", size=16, stroke=CONTEXT, bg="transparent",
           dashed=True, color=CONTEXT, rounded=True)
-    s.line([(wait_end, 150), (wait_end, 206)], stroke=INK, dashed=True, width=1)
-    s.box(wait_end + 12, 100, 110, 40, "next line", size=16, stroke=INK, bg=INK_SOFT, color=INK, rounded=True)
-    s.text(0, 106, "each op is queued;\nPython moves on\nat once", size=16, color=CONTEXT)
-    s.arrow([(676, 316), (694, 256)], stroke=SUBJECT)
-    s.text(540, 320, "matmul really finishes here", size=16, color=SUBJECT)
-    s.arrow([(470, 52), (418, 96)], stroke=SUBJECT)
-    s.text(476, 36, "matmul() has already returned", size=16, color=SUBJECT)
-    s.text(wait_end + 10, 156, "a read waits\nfor the device", size=16, color=INK)
-    del item
+    s.line([(wait_end, qy + 44), (wait_end, dy - 4)], stroke=INK, dashed=True, width=1)
+    s.box(wait_end + 8, qy, 84, 36, "next line", size=16, stroke=INK, bg=INK_SOFT, color=INK, rounded=True)
+    s.text(wait_end + 8, qy + 48, "a read waits\nfor the device", size=16, color=INK)
+    s.arrow([(0, 268), (W, 268)], stroke=CONTEXT, width=1)
+    s.text(0, 276, "the device's clock", size=20)
+    s.arrow([(216, 80), (matmul_q + 6, qy - 4)], stroke=SUBJECT)
+    s.text(222, 68, "matmul() has already returned", size=16, color=SUBJECT)
+    s.arrow([(matmul_end + 20, 304), (matmul_end - 2, dy + 40)], stroke=SUBJECT)
+    s.text(matmul_end + 24, 300, "matmul really\nfinishes here", size=16, color=SUBJECT)
     return s
 
 
 def saved_tensors() -> Scene:
     s = Scene("saved-tensors")
-    s.text(400, 0, "The graph backward walks, and what it saved", size=26, align="center")
-    s.text(400, 34, "model: fc2(relu(fc1(x))).sum()", size=16, color=CONTEXT, align="center")
-    loss = s.box(310, 70, 180, 48, "loss", size=20, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK, kind="ellipse")
-    spine = [("SumBackward0", 160), ("AddmmBackward0", 260), ("ReluBackward0", 380), ("AddmmBackward0", 500)]
-    nodes = []
-    for name, y in spine:
-        nodes.append(s.box(280, y, 240, 52, name, size=20, bg=INK_SOFT))
+    s.text(W / 2, 0, "The graph backward walks,\nand what it saved", size=24, align="center")
+    s.text(W / 2, 66, "model: fc2(relu(fc1(x))).sum()", size=16, color=CONTEXT, align="center")
+    sx, sw = 172, 166
+    cx = sx + sw / 2
+    loss = s.box(cx - 75, 100, 150, 46, "loss", size=20, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK,
+                 kind="ellipse")
+    spine = [("SumBackward0", 176), ("AddmmBackward0", 268), ("ReluBackward0", 400), ("AddmmBackward0", 512)]
+    nodes = [s.box(sx, y, sw, 48, name, size=18, bg=INK_SOFT) for name, y in spine]
     prev = loss
     for n in nodes:
-        s.arrow([(400, prev["y"] + prev["height"] + 4), (400, n["y"] - 4)], bind=(prev, n))
+        s.arrow([(cx, prev["y"] + prev["height"] + 4), (cx, n["y"] - 4)], bind=(prev, n))
         prev = n
     # AccumulateGrad at each parameter (left)
     for node, layer in ((nodes[1], "fc2"), (nodes[3], "fc1")):
-        for k, param in enumerate(("weight", "bias")):
-            y = node["y"] - 22 + k * 58
-            via = " (via TBackward0)" if param == "weight" else ""
-            acc = s.box(0, y, 220, 48, f"AccumulateGrad\n{layer}.{param}{via}", size=14, bg=PAPER)
-            s.arrow([(276, node["y"] + 26), (224, y + 24)], bind=(node, acc))
+        y = node["y"] + 24 - 66
+        for param in ("weight", "bias"):
+            label = f"AccumulateGrad\n{layer}.weight\n(via TBackward0)" if param == "weight" else \
+                f"AccumulateGrad\n{layer}.bias"
+            h = 72 if param == "weight" else 52
+            acc = s.box(0, y, 154, h, label, size=16, bg=PAPER)
+            s.arrow([(sx - 4, node["y"] + 24), (158, y + h / 2)], bind=(node, acc))
+            y += h + 8
     # what each node saved (right, dashed: recorded during forward)
-    saved = {1: ["saved: h", "saved: fc2.weight.T"], 2: ["saved: result"], 3: ["saved: x"]}
+    saved = {1: ["saved: h", "saved:\nfc2.weight.T"], 2: ["saved: result"], 3: ["saved: x"]}
     for i, items in saved.items():
         node = nodes[i]
-        for k, label in enumerate(items):
-            y = node["y"] + 4 + (k - (len(items) - 1) / 2) * 52
-            b = s.box(590, y, 190, 44, label, size=16, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
-            s.line([(524, node["y"] + 26), (586, y + 22)], stroke=CONTEXT, dashed=True)
-            del b
-    s.text(685, 580, "recorded during forward,\nread during backward", size=16, color=CONTEXT, align="center")
-    s.arrow([(820, 90), (820, 560)], stroke=SUBJECT, width=3)
-    s.text(836, 290, "the gradient\nflows down", size=16, color=SUBJECT)
+        heights = [54 if "\n" in label else 40 for label in items]
+        y = node["y"] + 24 - (sum(heights) + 8 * (len(items) - 1)) / 2
+        for label, h in zip(items, heights):
+            s.box(358, y, 120, h, label, size=16, stroke=CONTEXT, bg="transparent", dashed=True, color=INK)
+            s.line([(sx + sw + 4, node["y"] + 24), (354, y + h / 2)], stroke=CONTEXT, dashed=True)
+            y += h + 8
+    s.text(W, 572, "recorded during forward,\nread during backward", size=16, color=CONTEXT, align="right")
+    s.text(W, 100, "the gradient\nflows down", size=16, color=SUBJECT, align="right")
+    s.arrow([(494, 148), (494, 560)], stroke=SUBJECT, width=3)
     return s
 
 
