@@ -39,7 +39,7 @@ print("BODY=" + repr(time.perf_counter() - start))
 
 
 def per_proof_overhead(count: int = 30) -> dict:
-    from build_hooks.core.library import Library
+    from build_hooks.run.library import Library
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -120,7 +120,7 @@ def warm_build_ratio(rounds: int = 7) -> dict:
         ours, base, ours_proc, base_proc = [], [], [], []
         timed_build(REPO / "mkdocs.yml", tmp / "site-ours")  # warms imports and the caches
         timed_build(plain, tmp / "site-plain")
-        from build_hooks.core.runner import _SHARED
+        from build_hooks.run.runner import _SHARED
         for _ in range(rounds):
             ours.append(timed_build(REPO / "mkdocs.yml", tmp / "site-ours"))
             base.append(timed_build(plain, tmp / "site-plain"))

@@ -10,7 +10,7 @@ For each real scene in ../shared/excalidraw/scenes:
   the bundle load, so the exporter is not charged for them);
 * ratio = exporter / ours (> 1: we are faster; target: on every scene);
 * F: ink F-score at 1 px between the two rasterised at scale 1 by the same chromium
-  (``build_hooks.drawing.fidelity``); with --compare-py also the oracle's compare.py verbatim.
+  (``tests/drawing/fidelity.py``); with --compare-py also the oracle's compare.py verbatim.
 
 The oracle is built once (needs node, npm, /usr/bin/chromium):
     cp -r ../shared/tools/excalidraw-ref /tmp/excalidraw-ref && cd /tmp/excalidraw-ref
@@ -31,9 +31,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests" / "drawing"))  # fidelity.py: the measure the tests use too
+
+from fidelity import ink_fscore, snap, standalone  # noqa: E402
 
 from build_hooks.drawing import render_svg  # noqa: E402
-from build_hooks.drawing.fidelity import ink_fscore, snap, standalone  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 SCENES = SHARED / "excalidraw" / "scenes"

@@ -236,7 +236,7 @@ def chapter(rng: random.Random, c: int, proofs: list[str], drawings: list[str], 
 def plain_page(text: str) -> str:
     """The page without directives: each fence becomes a paragraph of about its size, each
     inline value a number."""
-    from build_hooks.core.locate import VALUE
+    from build_hooks.pages.locate import VALUE
 
     def paragraph(match: re.Match) -> str:
         size = max(4, len(match.group(0).split()))
@@ -317,7 +317,7 @@ def plain_config(config: str) -> str:
     config = re.sub(r"\nwatch: .*", "", config)
     config = re.sub(r"  - pymdownx\.superfences:\n +custom_fences:\n( {6,}- .*\n)*",
                     "  - pymdownx.superfences\n", config)
-    config = re.sub(r"\n  - build_hooks\.adapters\.markdown\b.*", "", config)
+    config = re.sub(r"\n  - build_hooks\.hosts\.markdown\.extension\b.*", "", config)
     config = re.sub(r"\n  - assets/ldr/[\w.-]+", "", config)
     config = re.sub(r"\nextra_css:\n(?!  - )", "\n", config)  # emptied
     if "build_hooks" in config or "assets/ldr/" in config:
@@ -381,7 +381,7 @@ class TreeMemory:
             frontier = kids
         for pid in tree[1:]:
             try:
-                if b"zygote.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                if b"run/host.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
                     hosts.add(pid)
             except OSError:
                 pass
@@ -496,7 +496,7 @@ def recorded_walls(root: Path) -> dict[str, float]:
 
 def runner_overhead(root: Path) -> dict:
     """The same proofs again, one at a time in the warm host, minus their own runtimes."""
-    from build_hooks.core.library import Library
+    from build_hooks.run.library import Library
 
     library = Library(root, slots=1)
     names = [n for n, p in library.proofs.items() if p.parallel]
@@ -589,7 +589,7 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
     out["inproc"] = {k: statistics.median(w for w, _ in v) for k, v in inproc.items()}
     out["inproc_best"] = {k: min(w for w, _ in v) for k, v in inproc.items()}
     out["inproc_cpu"] = {k: statistics.median(c for _, c in v) for k, v in inproc.items()}
-    from build_hooks.core.runner import _SHARED
+    from build_hooks.run.runner import _SHARED
     out["warm_ran_proofs"] = any(r.proc is not None for r in _SHARED.values())
     out["reload"] = reload_latency(roots, serve_rounds) if serve_rounds else None
     return out
@@ -697,7 +697,7 @@ def main() -> None:
         # once, before anything is timed, as pip compiled it on an author's machine (without
         # this the first cold build would time torch's compilation, seconds, not its import).
         subprocess.run([sys.executable, "-c", "import torch, jupytext, nbformat, mkdocs.commands.build, "
-                        "material.plugins.search.plugin, build_hooks.adapters.mkdocs"],
+                        "material.plugins.search.plugin, build_hooks.hosts.mkdocs.plugin"],
                        env=_env(), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if args.profile:
             profile(base, args.profile, args.top)

@@ -2,9 +2,16 @@
 
 Every import counts, at module level or inside a function (a function-level import is still a
 dependency), except those under ``if TYPE_CHECKING:``, which never run. The layers, lowest
-first: ``core`` (knows nothing of MkDocs, HTML or the series), ``drawing`` (the Excalidraw
-renderer), ``render`` (HTML from records), ``series`` (this series' own widgets), and the hosts in
-``adapters`` (MkDocs, Python-Markdown, Zensical, the CLI), which may use any of them.
+first (README's architecture section draws the same tree):
+
+* ``core`` and ``config``: errors, safe reads, atomic writes, sealed caches; the project's paths;
+* ``proofs`` (what a proof is), ``store`` (records on disk), ``run`` (running proofs, staleness);
+* ``pages`` (reading pages), ``upgrade`` (diff, drift, claims, corrections), ``site`` (downloads,
+  notebooks, index data, assets);
+* ``drawing`` (the Excalidraw renderer), ``render`` (HTML from records), ``directives`` (the
+  registry of fences and what a handler receives);
+* ``series`` (this series' own widgets), then ``hosts`` (MkDocs, Python-Markdown, Zensical, the
+  CLI), which may use any of them. Nothing below ``hosts`` imports ``series``.
 """
 
 from __future__ import annotations
@@ -13,13 +20,9 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "build_hooks"
-MAY_IMPORT = {
-    "core": {"core"},
-    "drawing": {"core", "drawing"},
-    "render": {"core", "drawing", "render"},
-    "series": {"core", "drawing", "render", "series"},
-    "adapters": {"core", "drawing", "render", "series", "adapters", "assets"},
-}
+LAYERS = [{"core", "config"}, {"proofs"}, {"store"}, {"run"}, {"pages"}, {"upgrade"}, {"site"},
+          {"drawing"}, {"render"}, {"directives"}, {"series"}, {"hosts", "__main__", "assets"}]
+MAY_IMPORT = {name: set().union(*LAYERS[: i + 1]) for i, layer in enumerate(LAYERS) for name in layer}
 
 
 def modules() -> dict[str, Path]:
@@ -132,6 +135,11 @@ def test_no_layer_imports_one_above_it():
     assert wrong == []
 
 
+def test_every_module_has_a_layer():
+    """A new folder must take its place in LAYERS (else the check above would skip it)."""
+    assert sorted({layer(name) for name in graph()} - set(MAY_IMPORT) - {None}) == []
+
+
 def test_the_checks_see_a_cycle_and_an_upward_import():
     """The two checks above can fail: a made-up graph with both faults is caught."""
     edges = {"build_hooks.core.a": {"build_hooks.core.b"}, "build_hooks.core.b": {"build_hooks.core.a"},
@@ -139,4 +147,48 @@ def test_the_checks_see_a_cycle_and_an_upward_import():
     assert cycles(edges) == [["build_hooks.core.a", "build_hooks.core.b"]]
     assert layer("build_hooks.render.x") not in MAY_IMPORT[layer("build_hooks.core.c")]
     real = graph()
-    assert "build_hooks.core.store" in real and "build_hooks.core.schema" in real["build_hooks.core.store"]
+    assert "build_hooks.store.store" in real and "build_hooks.store.schema" in real["build_hooks.store.store"]
+
+
+def readme_tree() -> dict[str, set[str] | None]:
+    """README's tree of the package: folder (or module) -> the modules it names (None: not listed)."""
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```text\n  build_hooks/\n", 1)[1].split("```", 1)[0]
+    entries: list[list[str]] = []
+    for line in block.splitlines():
+        if line.startswith("    ") and not line.startswith("     "):
+            entries.append(line.split())
+        elif line.strip():
+            entries[-1].extend(line.split())
+    tree: dict[str, set[str] | None] = {}
+    for words in entries:
+        head, rest = words[0], " ".join(words[1:])
+        if head.endswith(".py"):
+            tree[head[:-3]] = None
+            continue
+        own, _, nested = rest.partition("(+")
+        tree[head.rstrip("/")] = set(own.split())
+        for group in nested.rstrip(")").split(","):
+            parts = group.split()
+            if parts and parts[0].endswith("/"):
+                tree[f"{head.rstrip('/')}/{parts[0].rstrip('/')}"] = set(parts[1:]) or None
+    return tree
+
+
+def test_the_readme_tree_is_the_package():
+    """Every folder and module of the package, as README's architecture section draws it."""
+    actual: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        folder = path.parent.relative_to(PACKAGE).as_posix()
+        if folder == ".":
+            if path.stem not in ("__init__", "__main__"):
+                actual[path.stem] = set()
+            continue
+        actual.setdefault(folder, set())
+        if path.stem != "__init__" and not path.stem.startswith("_"):
+            actual[folder].add(path.stem)
+    drawn = readme_tree()
+    assert sorted(set(drawn) - {"render/templates"}) == sorted(actual)
+    for folder, modules in drawn.items():
+        if modules is not None and folder in actual:
+            assert modules == actual[folder], f"README's {folder}/ differs: {sorted(modules ^ actual[folder])}"

@@ -19,9 +19,9 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from build_hooks.core.assets import ASSETS_DIR, site_assets, stylesheets
-from build_hooks.core.pin import pinned_torch
 from build_hooks.drawing.palette import ROLES
+from build_hooks.proofs.pin import pinned_torch
+from build_hooks.site.assets import ASSETS_DIR, site_assets, stylesheets
 
 REPO = Path(__file__).resolve().parents[1]
 PIN = pinned_torch(REPO)
@@ -209,7 +209,7 @@ def test_folders_and_the_pin_come_from_the_plugin_options(site, tmp_path):
     assert "tensor has 6 letters" in (root / "site" / "index.html").read_text()
     assert not (root / "src" / "proofs" / "_results").exists()
     # `ldr` run in the site reads the same options from mkdocs.yml.
-    status = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "status", "--json"], cwd=root / "docs",
+    status = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "status", "--json"], cwd=root / "docs",
                             capture_output=True, text=True, timeout=120,
                             env=dict(os.environ,
                                      PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])))

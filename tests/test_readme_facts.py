@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from build_hooks.core.locate import VALUE
-from build_hooks.core.pin import pinned_torch
+from build_hooks.pages.locate import VALUE
+from build_hooks.proofs.pin import pinned_torch
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -83,12 +83,12 @@ def test_snippet_parses(line, lang, body):
 def test_a_snippet_that_does_not_parse_fails():
     # A tag in a flow mapping swallows the comma after it: the form the README once had.
     broken = ("markdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n"
-              "        - {name: proof, format: !!python/name:build_hooks.adapters.markdown.fence_format, "
-              "validator: !!python/name:build_hooks.adapters.markdown.fence_validator}\n")
+              "        - {name: proof, format: !!python/name:build_hooks.hosts.markdown.extension.fence_format, "
+              "validator: !!python/name:build_hooks.hosts.markdown.extension.fence_validator}\n")
     with pytest.raises(yaml.YAMLError):
         parse("yaml", broken)
     with pytest.raises(yaml.YAMLError, match="does not exist"):
-        parse("yaml", "format: !!python/name:build_hooks.adapters.markdown.no_such_thing\n")
+        parse("yaml", "format: !!python/name:build_hooks.hosts.markdown.extension.no_such_thing\n")
     with pytest.raises(tomllib.TOMLDecodeError):
         parse("toml", "[project\nname = 1\n")
 
@@ -101,4 +101,4 @@ def test_fences_are_found_with_their_lines():
 
 def test_mkdocs_yml_parses_with_the_same_loader():
     config = parse("yaml", (README.parent / "mkdocs.yml").read_text(encoding="utf-8"))
-    assert config["watch"] == ("applied", "build_hooks.adapters.zensical.prepare")
+    assert config["watch"] == ("applied", "build_hooks.hosts.zensical.site.prepare")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from build_hooks.core.datalines import lookup
+from build_hooks.proofs.datalines import lookup
 from build_hooks.render.values import format_value
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ def test_strict_build_succeeds_and_the_committed_store_is_fresh(built):
     assert first.returncode == 0, first.stderr[-3000:]
     assert "running" not in first.stderr, "the committed store should be fresh: run `ldr run` and commit it"
     assert second.returncode == 0 and "running" not in second.stderr
-    check = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "check"], cwd=REPO,
+    check = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "check"], cwd=REPO,
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stderr
 
@@ -52,12 +52,13 @@ def page(root: Path, name: str) -> str:
 def test_every_page_shows_the_cards_its_markdown_asks_for_with_working_downloads(built):
     """Whatever the chapters hold: each page has one card per ``proof`` fence of its Markdown,
     anchored by the proof's name, and each card's download is the script byte for byte."""
-    from build_hooks.adapters.fences import card_names
+    from build_hooks.directives.registry import registry
+    from build_hooks.hosts.markdown.fences import card_names
 
     root, _ = built
     checked = 0
     for source in sorted((REPO / "docs").rglob("*.md")):
-        wanted = set(card_names(source.read_text(encoding="utf-8")))
+        wanted = set(card_names(source.read_text(encoding="utf-8"), registry(["build_hooks.series"])))
         if not wanted:
             continue
         name = source.relative_to(REPO / "docs").with_suffix("").as_posix()
@@ -90,7 +91,7 @@ def test_every_inline_value_equals_its_record(built):
 def test_no_page_shows_value_syntax_to_readers(built):
     """A value written inside backticks is shown literally (code spans are code): on the real
     pages every value must render, so none of them shows `{{ proof.KEY }}` as text."""
-    from build_hooks.core.locate import VALUE
+    from build_hooks.pages.locate import VALUE
 
     root, _ = built
     literal = [f"{path.relative_to(root / 'site')}: {htmllib.unescape(m.group(0))}"

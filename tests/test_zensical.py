@@ -26,11 +26,13 @@ from pathlib import Path
 import pytest
 import zensical  # noqa: E402,F401  (the [test] extras install it: a missing one fails, it does not skip)
 
-from build_hooks.adapters import zensical as zen  # noqa: E402
-from build_hooks.adapters.markdown import FENCES  # noqa: E402
-from build_hooks.adapters.zensical_pages import page_url  # noqa: E402
 from build_hooks.core.errors import LdrError  # noqa: E402
-from build_hooks.core.publish import publish, published  # noqa: E402
+from build_hooks.directives.registry import registry  # noqa: E402
+
+FENCES = registry(["build_hooks.series"]).fences
+from build_hooks.hosts.zensical import site as zen  # noqa: E402
+from build_hooks.hosts.zensical.pages import page_url  # noqa: E402
+from build_hooks.site.publish import publish, published  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 PIN = next(line for line in (REPO / "pyproject.toml").read_text().splitlines()
@@ -256,7 +258,7 @@ def test_mkdocs_yml_lists_every_fence_for_zensical():
 
 # -- a small project under a stand-in torch ----------------------------------------------------------
 def fence_lines() -> str:
-    target = "build_hooks.adapters.markdown"
+    target = "build_hooks.hosts.markdown.extension"
     return "".join(f"        - {{name: {name}, class: ldr-{name}, format: !!python/name:{target}.fence_format , "
                    f"validator: !!python/name:{target}.fence_validator }}\n" for name in FENCES)
 
@@ -270,11 +272,11 @@ class Small:
             f'[project]\nname = "t"\nversion = "0"\ndependencies = [\n    "torch=={PIN}",\n]\n')
         (root / "mkdocs.yml").write_text(
             "site_name: Test\n"
-            "watch: !!python/object/apply:build_hooks.adapters.zensical.prepare []\n"
+            "watch: !!python/object/apply:build_hooks.hosts.zensical.site.prepare []\n"
             "theme:\n  name: material\n  font: false\n"
             "plugins:\n  - ldr\n"
             "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences:\n      custom_fences:\n"
-            + fence_lines() + "  - build_hooks.adapters.markdown\n")
+            + fence_lines() + "  - build_hooks.hosts.markdown.extension\n")
         fake = root.parent / f"{root.name}-torch"
         (fake / "torch").mkdir(parents=True, exist_ok=True)
         (fake / "torch" / "__init__.py").write_text(

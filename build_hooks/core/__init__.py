@@ -1,1 +1,3 @@
-"""The core: proofs, runner, store, status, claims, history and drift. It never imports MkDocs or Python-Markdown."""
+"""The foundation every layer uses: errors, safe reads, atomic writes, text made safe to print,
+bounded YAML, write-error hints and sealed text caches. Knows nothing of proofs, pages, MkDocs
+or HTML."""

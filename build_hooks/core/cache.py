@@ -33,10 +33,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .atomic import write_atomic
-from .errors import LdrError
-from .paths import cache_dir
-from .safefs import read_bytes
+from build_hooks.config import cache_dir
+from build_hooks.core.atomic import write_atomic
+from build_hooks.core.errors import LdrError
+from build_hooks.core.safefs import read_bytes
 
 _MEMORY: dict[tuple[str, str], str] = {}
 HEADER = b"ldr-cache/2 "

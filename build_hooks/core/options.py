@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from .errors import DirectiveError
+from build_hooks.core.errors import DirectiveError
 
 
 def check_options(kind: str, options: dict, allowed: Iterable[str]) -> None:
@@ -19,12 +19,15 @@ def check_options(kind: str, options: dict, allowed: Iterable[str]) -> None:
     unknown = [str(key) for key in options if key != "arg" and key not in valid]
     if not unknown:
         return
+    if not valid:
+        raise DirectiveError(f"{kind}: the {kind} fence takes no options ({', '.join(unknown)} given); "
+                             "leave its body empty")
     hints = []
     for key in unknown:
         close = difflib.get_close_matches(key, valid, n=1)
         if close:
             hints.append(f"{close[0]} for {key}")
-    listed = ", ".join(valid) if valid else "none (write only the name)"
+    listed = ", ".join(valid)
     hint = f" (did you mean {', '.join(hints)}?)" if hints else ""
     raise DirectiveError(f"{kind}: unknown option(s) {', '.join(unknown)}{hint}; "
                          f"the {kind} fence takes: {listed}")

@@ -22,7 +22,7 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import LdrError
+from build_hooks.core.errors import LdrError
 
 MiB = 1024 * 1024
 LIMITS = {

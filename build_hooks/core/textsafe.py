@@ -40,7 +40,7 @@ class SafeStream:
     """A text stream that passes everything written to it through :func:`printable`: the
     guard ``ldr`` puts on its standard output and error, so that no message, from any
     module, writes a raw control character. ``raw`` is the stream underneath (rich writes
-    its own colour codes there, after escaping what it prints: adapters/console.py)."""
+    its own colour codes there, after escaping what it prints: hosts/cli/console.py)."""
 
     def __init__(self, raw):
         self.raw = raw

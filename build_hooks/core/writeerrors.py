@@ -12,8 +12,8 @@ from __future__ import annotations
 import errno
 import os
 
-from .paths import CACHE_DIR
-from .textsafe import printable
+from build_hooks.config import CACHE_DIR
+from build_hooks.core.textsafe import printable
 
 CACHE = os.path.join(*CACHE_DIR)
 FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .version import RENDERER_VERSION
+from build_hooks.drawing.version import RENDERER_VERSION
 
 
 def render_svg(scene: dict | str | Path, *, dark: bool = False, frame: str | None = None, palette: bool = True,
@@ -18,19 +18,21 @@ def render_svg(scene: dict | str | Path, *, dark: bool = False, frame: str | Non
     variables. ``frame`` renders one named frame only. ``source`` names the file in errors;
     ids inside the SVG are prefixed with its stem (or ``id_prefix``) so figures can share a page.
     """
-    from .render import render_svg as _render  # imported on first use: warm builds only read the cache
+    from build_hooks.drawing.render import (
+        render_svg as _render,  # imported on first use: warm builds only read the cache
+    )
 
     return _render(scene, dark=dark, frame=frame, palette=palette, source=source, id_prefix=id_prefix)
 
 
 def render_file(path: Path, **opts) -> str:
-    from .cache import render_file as _cached
+    from build_hooks.drawing.cache import render_file as _cached
 
     return _cached(Path(path), **opts)
 
 
 def draw_command(argv: list[str]) -> int:
-    from .cli import draw_command as _cmd
+    from build_hooks.drawing.cli import draw_command as _cmd
 
     return _cmd(argv)
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-from . import generator as gen
-from .generator import Drawable
-from .rng import Options
+from build_hooks.drawing import generator as gen
+from build_hooks.drawing.generator import Drawable
+from build_hooks.drawing.rng import Options
 
 KINDS = ("arrow", "bar", "dot", "circle", "circle_outline", "triangle", "triangle_outline", "diamond",
          "diamond_outline", "crowfoot_one", "crowfoot_many", "crowfoot_one_or_many")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from .generator import Drawable
+from build_hooks.drawing.generator import Drawable
 
 Box = tuple[float, float, float, float]
 

@@ -14,12 +14,11 @@ import json
 import os
 from pathlib import Path
 
+from build_hooks.config import cache_dir
 from build_hooks.core.cache import TextCache
 from build_hooks.core.cache import clear_memory as _clear_memory
-from build_hooks.core.paths import cache_dir
 from build_hooks.core.safefs import read_bytes
-
-from .version import RENDERER_VERSION
+from build_hooks.drawing.version import RENDERER_VERSION
 
 
 def default_dir(root: Path | None = None) -> Path:
@@ -70,8 +69,7 @@ def write(directory: Path, key: str, svg: str) -> None:
 def render_file(path: Path, *, cache_dir: Path | None = None, **opts) -> str:
     """``render_svg`` of a scene file, from the memory or disk cache when its content was seen."""
     from build_hooks.core.errors import DrawingError
-
-    from .render import render_svg
+    from build_hooks.drawing.render import render_svg
 
     try:
         data = read_bytes(Path(path), limit="scene")  # a FIFO or /dev/zero here: an error, not a hang

@@ -22,8 +22,8 @@ def draw_command(argv: list[str]) -> int:
     ap.add_argument("--font-url", default="fonts/", metavar="PREFIX",
                     help="where --fonts link finds the woff2 files (default: fonts/ beside the SVG)")
     args = ap.parse_args(argv)
-    from .fonts import with_fonts
-    from .render import render_svg
+    from build_hooks.drawing.fonts import with_fonts
+    from build_hooks.drawing.render import render_svg
 
     try:
         svg = render_svg(args.input, dark=args.dark, frame=args.frame, palette=not args.raw,

@@ -21,8 +21,7 @@ from pathlib import Path
 from build_hooks.core.errors import DirectiveError, DrawingError
 from build_hooks.core.options import check_options
 from build_hooks.core.safefs import LIMITS, UnsafeFile, check_regular, read_text
-
-from .cache import default_dir, render_file
+from build_hooks.drawing.cache import default_dir, render_file
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes
 EDIT_TEXT = "download the scene (.excalidraw)"

@@ -12,8 +12,8 @@ import random as _stdlib_random
 
 from rough.core import Op, OpSet
 
-from .bezier import Point
-from .rng import Options, js_round
+from build_hooks.drawing.bezier import Point
+from build_hooks.drawing.rng import Options, js_round
 
 Line = tuple[Point, Point]
 
@@ -91,7 +91,7 @@ def hachure_lines(polygons: list[list[Point]], o: Options) -> list[Line]:
 
 
 def _render(lines: list[Line], o: Options) -> list[Op]:
-    from .strokes import double_line
+    from build_hooks.drawing.strokes import double_line
 
     ops: list[Op] = []
     for (x1, y1), (x2, y2) in lines:
@@ -114,7 +114,7 @@ def _zigzag(polygons: list[list[Point]], o: Options) -> list[Op]:
 
 
 def _dots(polygons: list[list[Point]], o: Options) -> list[Op]:
-    from .strokes import ellipse_params, ellipse_with_params
+    from build_hooks.drawing.strokes import ellipse_params, ellipse_with_params
 
     o = o.with_(hachureAngle=0)
     lines = hachure_lines(polygons, o)

@@ -5,9 +5,8 @@ frame on its own (only its content, clipped, with the viewBox on the frame).
 from __future__ import annotations
 
 from build_hooks.core.errors import DrawingError
-
-from .fonts import FAMILIES
-from .text import line_width
+from build_hooks.drawing.fonts import FAMILIES
+from build_hooks.drawing.text import line_width
 
 LABEL_OFFSET_Y = 3
 LABEL_SIZE = 14
@@ -61,8 +60,8 @@ def with_labels(elements: list[dict], dark: bool) -> list[dict]:
 def select_frame(elements: list[dict], name: str, source: str) -> tuple[dict, list[dict]]:
     """The named frame and what the exporter shows of it (getElementsOverlappingFrame): its children
     and their bound text, plus free elements whose bounds overlap the frame."""
-    from .bounds import element_bounds
-    from .shapes import element_drawables
+    from build_hooks.drawing.bounds import element_bounds
+    from build_hooks.drawing.shapes import element_drawables
 
     frames = [e for e in elements if is_frame(e)]
     matches = [f for f in frames if title(f) == name or f.get("id") == name]

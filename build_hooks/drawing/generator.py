@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from rough.core import OpSet
 
-from .bezier import Point, curve_to_bezier, points_on_beziers, points_on_path
-from .fills import pattern_fill
-from .rng import Options
-from .strokes import curve as _curve
-from .strokes import double_line, ellipse_params, ellipse_with_params, solid_fill_polygon, svg_path
-from .strokes import linear_path as _linear
+from build_hooks.drawing.bezier import Point, curve_to_bezier, points_on_beziers, points_on_path
+from build_hooks.drawing.fills import pattern_fill
+from build_hooks.drawing.rng import Options
+from build_hooks.drawing.strokes import curve as _curve
+from build_hooks.drawing.strokes import double_line, ellipse_params, ellipse_with_params, solid_fill_polygon, svg_path
+from build_hooks.drawing.strokes import linear_path as _linear
 
 NOS = "none"
 

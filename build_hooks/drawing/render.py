@@ -10,14 +10,14 @@ import re
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from . import frames as fr
-from .bounds import element_bounds, local_box, union
-from .freedraw import outline_path
-from .palette import Palette
-from .scene import load, restore
-from .shapes import element_drawables, is_loop
-from .svg import drawable_svg, num, paint_attrs
-from .text import arrow_label_position, layout_bound, measure, text_lines
+from build_hooks.drawing import frames as fr
+from build_hooks.drawing.bounds import element_bounds, local_box, union
+from build_hooks.drawing.freedraw import outline_path
+from build_hooks.drawing.palette import Palette
+from build_hooks.drawing.scene import load, restore
+from build_hooks.drawing.shapes import element_drawables, is_loop
+from build_hooks.drawing.svg import drawable_svg, num, paint_attrs
+from build_hooks.drawing.text import arrow_label_position, layout_bound, measure, text_lines
 
 PADDING = 10
 SAFE_LINK = re.compile(r"^(https?:|mailto:|#|/|\.{0,2}/|[\w.-]+(/|$))", re.I)
@@ -149,7 +149,7 @@ class _Writer:
             flip = f' transform="translate({_f(cx)} {_f(cy)}) scale({sx} {sy}) translate({_f(-cx)} {_f(-cy)})"'
         clip = ""
         if crop or el.get("roundness"):
-            from .shapes import corner_radius
+            from build_hooks.drawing.shapes import corner_radius
 
             cid = f"{self.prefix}image-clip-{slug(el.get('id', 'img'))}"
             r = corner_radius(min(el["width"], el["height"]), el) if el.get("roundness") else 0

@@ -13,12 +13,11 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from build_hooks.core.datalines import lone_surrogate
 from build_hooks.core.errors import DrawingError
 from build_hooks.core.safefs import UnsafeFile, read_text
-
-from . import limits
-from .fonts import DEFAULT_FAMILY, FAMILIES, family
+from build_hooks.drawing import limits
+from build_hooks.drawing.fonts import DEFAULT_FAMILY, FAMILIES, family
+from build_hooks.proofs.datalines import lone_surrogate
 
 ELEMENT_TYPES = {"rectangle", "diamond", "ellipse", "line", "arrow", "freedraw", "text", "image", "frame",
                  "magicframe", "selection", "iframe", "embeddable"}

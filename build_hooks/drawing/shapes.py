@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 
-from . import generator as gen
-from .arrowheads import arrowhead_drawables
-from .bezier import Point, simplify
-from .generator import Drawable
-from .rng import Options
+from build_hooks.drawing import generator as gen
+from build_hooks.drawing.arrowheads import arrowhead_drawables
+from build_hooks.drawing.bezier import Point, simplify
+from build_hooks.drawing.generator import Drawable
+from build_hooks.drawing.rng import Options
 
 PROPORTIONAL = 0.25
 ADAPTIVE_DEFAULT = 32

@@ -12,8 +12,8 @@ import math
 
 from rough.core import Op, OpSet
 
-from .bezier import Point, normalize
-from .rng import Options, alter_seed, offset, offset_opt, random
+from build_hooks.drawing.bezier import Point, normalize
+from build_hooks.drawing.rng import Options, alter_seed, offset, offset_opt, random
 
 
 def _line(x1: float, y1: float, x2: float, y2: float, o: Options, overlay: bool) -> list[Op]:

@@ -4,8 +4,8 @@ drawable), with paints routed through the palette.
 
 from __future__ import annotations
 
-from .generator import Drawable
-from .palette import Palette
+from build_hooks.drawing.generator import Drawable
+from build_hooks.drawing.palette import Palette
 
 
 def num(x: float, digits: int = 2) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .fonts import Family, advance, family, vertical_offset
+from build_hooks.drawing.fonts import Family, advance, family, vertical_offset
 
 BOUND_TEXT_PADDING = 5  # Excalidraw's BOUND_TEXT_PADDING
 RTL = __import__("re").compile(r"^[^A-Za-z\u00C0-\u02B8\u0300-\u0590\u0800-\u1FFF"
@@ -88,7 +88,7 @@ def arrow_label_position(arrow: dict, label: dict) -> tuple[float, float]:
     its middle segment (LinearElementEditor.getBoundTextElementPosition)."""
     import math
 
-    from .bezier import curve_to_bezier
+    from build_hooks.drawing.bezier import curve_to_bezier
 
     pts = [(p[0], p[1]) for p in arrow.get("points") or [[0, 0]]]
     n = len(pts)

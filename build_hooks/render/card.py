@@ -8,9 +8,9 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
-from build_hooks.core.context import ProofData
-from build_hooks.core.datalines import parse_output
-from build_hooks.core.discovery import Proof
+from build_hooks.proofs.datalines import parse_output
+from build_hooks.proofs.discovery import Proof
+from build_hooks.proofs.records import ProofData, Provenance
 
 ACCELERATOR_NAMES = {"cuda": "CUDA", "mps": "MPS"}
 
@@ -25,15 +25,15 @@ def inline_code(text: str) -> str:
 
 def provenance_line(item: ProofData) -> str:
     p = item.provenance
-    where = f"{p['device_class']}: {p['device']}" if p["device_class"] == "cpu" else p["device"]
-    os_name = p["os"].split("-", 1)[0]
+    where = f"{p.device_class}: {p.device}" if p.device_class == "cpu" else p.device
+    os_name = p.os.split("-", 1)[0]
     parts = [
-        f"torch {escape(p['torch'])}",
+        f"torch {escape(p.torch)}",
         f"<span class=\"ldr-proof__device\">{escape(where)}</span>",
-        f"Python {escape(p['python'])}",
-        f"{escape(os_name)} {escape(p['machine'])}",
-        f"measured <time datetime=\"{escape(p['measured_at'])}\">{escape(p['measured_at'])}</time>",
-        f"{p['wall_s']:,.2f} s",  # thousands grouped, as every number (render/numbers.py)
+        f"Python {escape(p.python)}",
+        f"{escape(os_name)} {escape(p.machine)}",
+        f"measured <time datetime=\"{escape(p.measured_at)}\">{escape(p.measured_at)}</time>",
+        f"{p.wall_s:,.2f} s",  # thousands grouped, as every number (render/numbers.py)
     ]
     return " · ".join(parts)
 
@@ -70,10 +70,10 @@ def running_notice(proof: Proof, item: ProofData | None) -> str:
         return ('<div class="ldr-proof__notice ldr-proof__notice--running" role="status">'
                 f"<strong>Running now</strong>: <code>proofs/{escape(proof.path.name)}</code> has no "
                 f"recorded result yet; {RUNNING_NOW}.</div>")
-    reasons = "; ".join(item.provenance.get("reasons") or []) or "its record is out of date"
+    reasons = "; ".join(item.provenance.reasons) or "its record is out of date"
     return ('<div class="ldr-proof__notice ldr-proof__notice--running" role="status">'
             f"<strong>Re-running</strong> ({escape(reasons)}). The output below is from the last "
-            f"recorded run, {escape(item.provenance['measured_at'])}; {RUNNING_NOW}.</div>")
+            f"recorded run, {escape(item.provenance.measured_at)}; {RUNNING_NOW}.</div>")
 
 
 def pending_marker(name: str) -> str:
@@ -99,38 +99,38 @@ def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool,
     if item is None:
         return out
     p = item.provenance
-    failure = p.get("failure")
-    if p["status"] != "ok":
+    failure = p.failure
+    if not p.ok:
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--failed" role="alert">'
-            f"<strong>This proof failed</strong> under torch {escape(p['torch'])} on "
-            f"{escape(p['measured_at'])}: it {escape(status_phrase(p))}. No good run is recorded yet.</div>"
+            f"<strong>This proof failed</strong> under torch {escape(p.torch)} on "
+            f"{escape(p.measured_at)}: it {escape(status_phrase(p))}. No good run is recorded yet.</div>"
         )
     elif failure:
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--stale" role="note">'
-            f"<strong>Stale: failed under torch {escape(failure['torch'])} on "
-            f"{escape(failure['measured_at'])}</strong> (it {escape(failure['message'])}). "
-            f"The output below is the last good run, from {escape(p['measured_at'])}.</div>"
+            f"<strong>Stale: failed under torch {escape(failure.torch)} on "
+            f"{escape(failure.measured_at)}</strong> (it {escape(failure.message)}). "
+            f"The output below is the last good run, from {escape(p.measured_at)}.</div>"
         )
-    elif p.get("foreign"):
+    elif p.foreign:
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--foreign" role="note">'
-            f"<strong>Measured on {escape(p['device'])} under torch {escape(p['torch'])}</strong> "
-            f"(the pin is {escape(p.get('pin') or '?')}): a record from another machine, kept as it is.</div>"
+            f"<strong>Measured on {escape(p.device)} under torch {escape(p.torch)}</strong> "
+            f"(the pin is {escape(p.pin or '?')}): a record from another machine, kept as it is.</div>"
         )
-    elif p.get("stale") and not rerunning:
+    elif p.stale and not rerunning:
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--stale" role="note">'
-            f"<strong>Stale:</strong> {escape('; '.join(p.get('reasons') or []))}. "
+            f"<strong>Stale:</strong> {escape('; '.join(p.reasons))}. "
             "The output below is from the last recorded run.</div>"
         )
     return out
 
 
-def status_phrase(p: dict) -> str:
+def status_phrase(p: Provenance) -> str:
     """How a run that never succeeded ended, as a verb phrase ("timed out")."""
-    status = p["status"]
+    status = p.status
     return {"timeout": "timed out", "output-limit": "printed more than its output cap",
             "killed": "was killed"}.get(status, "exited with an error")
 
@@ -172,10 +172,11 @@ def _header(proof: Proof, primary_class: str | None) -> list[str]:
 
 def _primary_result(primary: ProofData | None) -> list[str]:
     """The main record's output, or what a failed run printed last."""
-    if primary is not None and primary.provenance["status"] == "ok":
+    if primary is not None and primary.provenance.ok:
         return [output_block(primary)]
     if primary is not None:
-        tail = (primary.provenance.get("failure") or {}).get("stderr_tail") or []
+        failure = primary.provenance.failure
+        tail = list(failure.stderr_tail) if failure is not None else []
         stderr = "\n".join(tail) or "\n".join((primary.stderr or primary.stdout).splitlines()[-12:])
         if stderr:
             return [f'<pre class="ldr-proof__traceback"><code>{escape(stderr)}</code></pre>']
@@ -187,7 +188,7 @@ def _also_measured(records: dict[str, ProofData], primary_class: str | None) -> 
     parts = []
     for device_class in ("cpu", "cuda", "mps"):
         other = records.get(device_class)
-        if other is None or device_class == primary_class or other.provenance["status"] != "ok":
+        if other is None or device_class == primary_class or not other.provenance.ok:
             continue
         label = "the CPU" if device_class == "cpu" else ACCELERATOR_NAMES[device_class]
         parts.append(
@@ -209,7 +210,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
     parts.extend(_also_measured(records, primary_class))
     parts.append(source_block(proof, source_html))
     if primary is not None:
-        where = "" if primary_class == "cpu" else f"Measured on {escape(primary.provenance['device'])}: "
+        where = "" if primary_class == "cpu" else f"Measured on {escape(primary.provenance.device)}: "
         parts.append(f'<p class="ldr-proof__provenance">{where}{provenance_line(primary)}</p>')
     parts.append(
         f'<p class="ldr-proof__run"><a class="ldr-proof__download" href="{escape(download_href)}" '

@@ -5,16 +5,16 @@ Everything that comes from a proof's data, and the author's own text, is escaped
 
 from __future__ import annotations
 
-import logging
 from html import escape
 
 import yaml
 
 from build_hooks.core import yamlbody
-from build_hooks.core.claims import ClaimError, ClaimResult, can_fail, describe, evaluate, numbers_shown, show_value
-from build_hooks.core.locate import locate
-from build_hooks.core.sources import Quote
+from build_hooks.pages.locate import locate
+from build_hooks.proofs.records import Provenance
+from build_hooks.proofs.sources import Quote
 from build_hooks.render.source import resolve
+from build_hooks.upgrade.claims import ClaimError, ClaimResult, can_fail, describe, evaluate, numbers_shown, show_value
 
 OPTIONS = ("proof", "quote", "check", "say", "device")
 
@@ -33,8 +33,8 @@ def render_fence(options: dict, ctx) -> str:
         return unmeasured(name, str(options.get("device") or "accelerator"), options, ctx)
     result = _checked(name, check, item.data, ctx)
     p = item.provenance
-    under = f"torch {p['torch']} ({p['device_class']})"
-    if p.get("stale"):
+    under = f"torch {p.torch} ({p.device_class})"
+    if p.stale:
         under += ", a stale record"
     if not result.holds:
         _warn(ctx, f"claim does not hold: {check} with {describe(result.values, check)} (proof {name}, {under})",
@@ -55,16 +55,16 @@ def _checked(name: str, check: str, data: dict, ctx) -> ClaimResult:
     return result
 
 
-def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: dict, under: str, ctx) -> str:
+def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Provenance, under: str, ctx) -> str:
     """The badge of a claim that holds (its values folded away), or the box of one that does not."""
-    href = escape(ctx.extra["card_href"](name) if "card_href" in ctx.extra else f"#proof-{name}", quote=True)
+    href = escape(ctx.card_href(name), quote=True)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     among = numbers_shown(result.values, check)  # each number with the digits that tell it apart
     values = "".join(f"<li><code>{escape(path)}</code> = {escape(show_value(value, among=among))}</li>"
                      for path, value in result.values.items())
     detail = (f'<p>Check <code>{escape(check)}</code> on the data of <a href="{href}">proof '
-              f'<code>{escape(name)}</code></a>, measured {escape(str(p.get("measured_at", ""))[:10])} on '
-              f'{escape(str(p.get("device", "")))}:</p><ul class="ldr-claim__values">{values}</ul>')
+              f'<code>{escape(name)}</code></a>, measured {escape(p.measured_at[:10])} on '
+              f'{escape(p.device)}:</p><ul class="ldr-claim__values">{values}</ul>')
     if result.holds:
         return (f'<details class="ldr-claim" data-proof="{escape(name, quote=True)}" data-holds="true">'
                 f'<summary>{say}<span class="ldr-claim__badge">claim checked against '
@@ -86,7 +86,7 @@ def pick_record(name: str, device, ctx):
     primary record (an accelerator's when there is one, else the CPU's)."""
     if device is not None and device not in DEVICES:
         raise ClaimError(f"`device: {device}` is not one of {', '.join(DEVICES)}")
-    library = ctx.extra.get("library")
+    library = ctx.library
     proof = getattr(library, "proofs", {}).get(name) if library is not None else None
     if device is None and getattr(proof, "accelerator", "none") == "require":
         device = "accelerator"
@@ -106,11 +106,9 @@ def unmeasured(name: str, device: str, options: dict, ctx) -> str:
     """A claim about an accelerator that no record has measured yet: said plainly, never
     checked against another device's numbers."""
     what = "an accelerator" if device == "accelerator" else f"a {device.upper()} device"
-    report = ctx.extra.get("report")
     message = (f"claim on proof {name} is not checked: it is about {what}, and no such record exists "
                f"yet; run `ldr run {name}` on such a machine and merge its record")
-    if report is not None:
-        report("info", message, str(options["check"]), "claim")
+    ctx.report("info", message, str(options["check"]), "claim")
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<p class="ldr-claim ldr-claim--unmeasured" data-proof="{escape(name, quote=True)}" '
             f'data-holds="unmeasured">{say}<span class="ldr-claim__badge">not yet checked: this claim is '
@@ -123,7 +121,7 @@ def render_quote_claim(options: dict, ctx) -> str:
     ident, check = str(options["quote"]), str(options["check"])
     if options.get("device"):
         raise ClaimError("a claim on a quote takes no `device:` (quotes read the pinned torch's files)")
-    found = quote_by_id(ident, ctx.extra.get("pages") or ())
+    found = quote_by_id(ident, ctx.pages or ())
     data = {"QUOTE": {"text": found.text, "lines": list(found.lines), "first": found.first,
                       "last": found.last, "file": found.repo or found.path}}
     try:
@@ -150,11 +148,7 @@ def render_quote_claim(options: dict, ctx) -> str:
 
 
 def _warn(ctx, message: str, check: str) -> None:
-    report = ctx.extra.get("report")
-    if report is None:  # plain Python-Markdown, without the ldr state's diagnostics
-        logging.getLogger("build_hooks.core.claims").warning(message)
-    else:
-        report("warning", message, check, "claim")
+    ctx.report("warning", message, check, "claim")
 
 
 def quote_by_id(ident: str, pages) -> Quote:

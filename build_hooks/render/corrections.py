@@ -1,16 +1,16 @@
 """The "Corrections" note of a chapter as HTML (the ``corrections`` fence): what
-build_hooks.core.corrections finds changed on the page between recorded versions, newest first,
+build_hooks.upgrade.corrections finds changed on the page between recorded versions, newest first,
 every recorded string escaped."""
 
 from __future__ import annotations
 
 from html import escape
 
-from build_hooks.core.corrections import Upgrade, entries, upgrades
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.locate import Section
 from build_hooks.core.safefs import UnsafeFile, read_text
+from build_hooks.pages.locate import Section
 from build_hooks.render.values import format_value
+from build_hooks.upgrade.corrections import Upgrade, entries, upgrades
 
 
 def where_html(where: Section | None) -> str:

@@ -1,19 +1,20 @@
 """The drift report as HTML: a section for a page (```drift-report) or a standalone file.
 
-Pure functions of a :class:`build_hooks.core.drift.Drift`; every recorded string is escaped.
+Pure functions of a :class:`build_hooks.upgrade.drift.Drift`; every recorded string is escaped.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from build_hooks.core import noise
-from build_hooks.core.datalines import describe
-from build_hooks.core.discovery import discover
-from build_hooks.core.drift import Drift, ValueDrift, compute
 from build_hooks.core.errors import DirectiveError, LdrError
-from build_hooks.core.quotedrift import quote_lines
+from build_hooks.proofs.datalines import describe
+from build_hooks.proofs.discovery import discover
 from build_hooks.render.numbers import count, group, sig
+from build_hooks.store import noise
+from build_hooks.store.store import Store
+from build_hooks.upgrade.drift import Drift, ValueDrift, compute
+from build_hooks.upgrade.quotedrift import quote_lines
 
 
 def ratio_text(value: ValueDrift) -> str:
@@ -89,7 +90,7 @@ def text_report(report: Drift) -> str:
     head = (f"Drift torch {report.from_version} -> {report.to_version}: {report.compared} record(s) "
             f"compared, {len(report.proofs)} changed (a change is noise when its z, the change in "
             f"standard errors of the measured run-to-run noise, is at most {noise.Z:g}: see noise.py)")
-    lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.core.claims is missing)"]
+    lines = [head if report.claims_checked else head + " (claims not checked: build_hooks.upgrade.claims is missing)"]
     for p in report.proofs:
         broke = sum(c.status == "broke" for c in p.claims)
         lines.append(f"{p.name} ({p.device_class}): {len(p.changed)} value(s) changed, "
@@ -120,7 +121,7 @@ def render_fence(options: dict, ctx) -> str:
         raise DirectiveError(f"drift-report takes `from:` and `to:` (torch versions), not {', '.join(sorted(unknown))}")
     try:
         folders = ctx.folders  # the proofs_dir and results_dir options
-        report = compute(ctx.root, folders.store(), from_version=_version(options.get("from")),
+        report = compute(ctx.root, Store(folders.proofs, folders.results), from_version=_version(options.get("from")),
                          to_version=_version(options.get("to")), proofs=discover(folders.proofs),
                          docs=folders.pages)
     except LdrError as exc:

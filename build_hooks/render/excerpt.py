@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from html import escape
 
-from build_hooks.core.context import ProofData
-from build_hooks.core.datalines import parse_output
 from build_hooks.core.errors import DirectiveError
+from build_hooks.proofs.datalines import parse_output
+from build_hooks.proofs.records import ProofData
 
 # The one list of what a proof-output fence takes (the markdown extension checks it).
 EXCERPT_OPTIONS = ("proof", "device", "grep", "from", "to", "lines")
@@ -66,14 +66,14 @@ def select_lines(visible: list[str], options: dict) -> list[str]:
 
 def render_excerpt(item: ProofData, options: dict, card_href: str) -> str:
     visible = parse_output(item.stdout.splitlines()).visible
-    if item.provenance["status"] != "ok":
+    if not item.provenance.ok:
         raise DirectiveError(f"proof {item.name} has no good run recorded to quote")
     lines = select_lines(visible, options)
     p = item.provenance
-    stale = ' <span class="ldr-excerpt__stale">stale</span>' if p.get("stale") else ""
+    stale = ' <span class="ldr-excerpt__stale">stale</span>' if p.stale else ""
     return (
         f'<figure class="ldr-excerpt" data-proof="{escape(item.name)}">'
         f'<pre><code>{escape(chr(10).join(lines))}</code></pre>'
         f'<figcaption>Output of <a href="{escape(card_href)}">proof <code>{escape(item.name)}</code></a>'
-        f" · torch {escape(p['torch'])} · {escape(p['device'])}{stale}</figcaption></figure>"
+        f" · torch {escape(p.torch)} · {escape(p.device)}{stale}</figcaption></figure>"
     )

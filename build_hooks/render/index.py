@@ -15,9 +15,9 @@ import jinja2
 from markdown_it import MarkdownIt
 
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.exercises import Exercise, page_text, used_proofs
-from build_hooks.core.index import collect, guess_url, site_pages
-from build_hooks.core.library import Library
+from build_hooks.run.library import Library
+from build_hooks.site.exercises import Exercise, page_text, used_proofs
+from build_hooks.site.index import collect, guess_url, site_pages
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _ENV: list[jinja2.Environment] = []
@@ -46,7 +46,7 @@ def summary(page) -> str:
 
 
 def render_index(rows, pin: str) -> str:
-    """The proofs index table (rows: :class:`build_hooks.core.index.ProofRow`)."""
+    """The proofs index table (rows: :class:`build_hooks.site.index.ProofRow`)."""
     return environment().get_template("proofs_index.html").render(rows=rows, pin=pin, summary=summary)
 
 
@@ -56,7 +56,7 @@ def author_html(text: str) -> str:
 
 
 def render_exercises(items) -> str:
-    """A chapter's exercises (items: :class:`build_hooks.core.exercises.Exercise`)."""
+    """A chapter's exercises (items: :class:`build_hooks.site.exercises.Exercise`)."""
     return environment().get_template("exercises.html").render(items=items)
 
 
@@ -64,26 +64,20 @@ def render_exercises(items) -> str:
 def render_fence(options: dict, ctx) -> str:
     if options:
         raise DirectiveError("the proofs-index fence takes no options; leave its body empty")
-    library = ctx.extra.get("library")
-    if library is None:
-        library = Library(ctx.root)
-    pages = ctx.extra.get("pages")
-    page_url = ctx.extra.get("page_url")
+    library = ctx.library if ctx.library is not None else Library(ctx.root, layout=ctx.folders)
+    pages, page_url = ctx.pages, ctx.page_url
     if pages is None:
         pages = site_pages(ctx.folders.pages)
         if page_url is None and ctx.page:
             page_url = guess_url(ctx.page)
-    defaults = ctx.extra.get("instrument_proofs") or {}  # the host's widgets, if any
-    return render_index(collect(library, pages, page_url, defaults), pin=library.pin)
+    return render_index(collect(library, pages, page_url, ctx.widget_proofs), pin=library.pin)
 
 
 def render_fence_exercises(options: dict, ctx) -> str:
     if "arg" in options or "list" in options:
         raise DirectiveError("the exercises fence maps proof names to the exercise text, e.g. "
                              "`dispatch_cost: Predict how many elements ...`")
-    library = ctx.extra.get("library")
-    if library is None:
-        library = Library(ctx.root)
+    library = ctx.library if ctx.library is not None else Library(ctx.root, layout=ctx.folders)
     known = library.proofs
     for name, text in options.items():
         if name not in known:
@@ -93,13 +87,12 @@ def render_fence_exercises(options: dict, ctx) -> str:
         if not isinstance(text, str) or not text.strip():
             raise DirectiveError(f"exercises: the text for {name} must be a non-empty string "
                                  "(use `name: |` and an indented block for several lines)")
-    used = used_proofs(page_text(ctx), known, ctx.extra.get("instrument_proofs"))
+    used = used_proofs(page_text(ctx), known, ctx.widget_proofs)
     names = list(options) + [n for n in used if n not in options]
-    card_href = ctx.extra.get("card_href") or (lambda name: f"#proof-{name}")
     items = []
     for name in names:
         proof = known[name]
         items.append(Exercise(name, proof.title, author_html(options[name]) if name in options else "",
-                              card_href(name), ctx.site_path(f"proofs/{proof.path.name}"),
+                              ctx.card_href(name), ctx.site_path(f"proofs/{proof.path.name}"),
                               ctx.site_path(f"proofs/{name}.ipynb")))
     return render_exercises(items)

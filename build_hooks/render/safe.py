@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 from html import escape
 
-from build_hooks.core.context import ProofData
+from build_hooks.proofs.records import ProofData
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
@@ -65,5 +65,5 @@ def visible_data(node):
 
 def visible_record(item: ProofData) -> ProofData:
     """A record as pages may show it: its output, data and provenance with visible controls."""
-    return replace(item, data=visible_data(item.data), provenance=visible_data(item.provenance),
+    return replace(item, data=visible_data(item.data), provenance=item.provenance.texts(visible),
                    stdout=visible(item.stdout), stderr=visible(item.stderr))

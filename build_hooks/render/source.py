@@ -9,7 +9,7 @@
 
 shows the ``mm`` entry of derivatives.yaml under its repository path, with its line numbers
 and a link to the same lines at the release's tag. Options: ``file`` and ``from`` (required),
-``to`` and ``nth`` (see :mod:`build_hooks.core.sources`), ``say`` (a caption in the author's
+``to`` and ``nth`` (see :mod:`build_hooks.proofs.sources`), ``say`` (a caption in the author's
 words) and ``id`` (a name claims use: ``quote: ID`` with ``QUOTE.text`` in the check).
 A quote whose pattern no longer matches is a directive error naming the page and line.
 """
@@ -24,8 +24,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import CppLexer, PythonLexer, TextLexer, YamlLexer
 
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.pin import public_version
-from build_hooks.core.sources import Quote, quote
+from build_hooks.proofs.pin import public_version
+from build_hooks.proofs.sources import Quote, quote
 
 OPTIONS = ("file", "from", "to", "nth", "say", "id")
 ID = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
@@ -93,13 +93,13 @@ def render(found: Quote, say: str | None = None) -> str:
 
 def render_fence(options: dict, ctx) -> str:
     found = resolve(options)
-    library = ctx.extra.get("library") if ctx is not None else None
+    library = ctx.library if ctx is not None else None
     pin = getattr(library, "pin", None)
     if pin is not None and public_version(str(pin)) != found.torch:
         raise DirectiveError(f"the source fence quotes the installed torch {found.torch}, but the pin is "
                              f"{public_version(str(pin))}: its lines would not be the pinned torch's; fix: "
                              "install the pinned torch (`pip install -e .` in this project)")
-    note = ctx.extra.get("quoted") if ctx is not None else None
+    note = ctx.quoted if ctx is not None else None
     if note is not None:  # the build keeps what each page quoted (drift, claims)
         note(options, found)
     return render(found, options.get("say"))

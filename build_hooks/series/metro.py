@@ -15,10 +15,9 @@ import html as _html
 from pathlib import Path
 
 from build_hooks.core.cache import file_stamp
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from .pagetheme import read_data
+from build_hooks.directives.context import Context
+from build_hooks.series.pagetheme import read_data
 
 LINES_FILE = Path("data") / "reading-lines.yml"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html as _html
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+from build_hooks.directives.context import Context
 
 # Drawn for this series: a round-shouldered robot with one raised arm, an orange antenna bulb
 # (the subject colour: it is the one thing lit), ink outlines, paper fill.

@@ -1,6 +1,6 @@
 """MkDocs hooks for the theme's own test site: the theme's handlers on fixture proof records.
 
-Stands in for the project's plugin and Markdown extension (build_hooks.adapters.mkdocs/markdown) so the
+Stands in for the project's plugin and Markdown extension (build_hooks.hosts.mkdocs.plugin/markdown) so the
 theme can be built and tested on its own: fences go through pymdownx.superfences custom fences,
 pages through build_hooks.series.pagetheme.decorate_page.
 """
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from build_hooks.core.context import Context, ProofData
 from build_hooks.core.errors import DirectiveError
+from build_hooks.directives.context import Context
+from build_hooks.proofs.records import ProofData
 from build_hooks.series import metro, robot
 from build_hooks.series.instruments import render_fence as instrument_fence
 from build_hooks.series.pagetheme import decorate_page

@@ -9,7 +9,7 @@ from pathlib import Path as _Path
 import pytest
 from browser_support import click_nav, fixture_record, record
 
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.proofs.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -15,6 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 PIN_LINE = next(line for line in (REPO / "pyproject.toml").read_text().splitlines()
                 if line.strip().startswith('"torch=='))
 
+SERIES = ["build_hooks.series"]  # the series' widgets join the core's fences
 MKDOCS_YML = """\
 site_name: Test
 theme:
@@ -59,7 +60,7 @@ class Project:
                               timeout=300)
 
     def ldr(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", *args], cwd=self.root,
+        return subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", *args], cwd=self.root,
                               capture_output=True, text=True, timeout=300)
 
     def html(self, page: str = "index") -> str:
@@ -75,14 +76,14 @@ def project(tmp_path) -> Project:
 @pytest.fixture
 def md(project):
     """Convert Markdown the way a build does, with the ldr extension raising on errors."""
-    from build_hooks.adapters.markdown import LdrExtension, LdrState, custom_fences
+    from build_hooks.hosts.markdown.extension import LdrExtension, LdrState, custom_fences
 
-    state = LdrState(project.root, raise_errors=True, autorun=True)
+    state = LdrState(project.root, raise_errors=True, autorun=True, widgets=SERIES)
 
     def convert(text: str, page: str = "index.md") -> str:
         state.begin_page(page, "")
         engine = pymd.Markdown(extensions=["attr_list", "pymdownx.superfences", LdrExtension(state=state)],
-                               extension_configs={"pymdownx.superfences": {"custom_fences": custom_fences()}})
+                               extension_configs={"pymdownx.superfences": {"custom_fences": custom_fences(SERIES)}})
         return engine.convert(textwrap.dedent(text))
 
     convert.state = state

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from build_hooks.core.pin import pinned_torch
+from build_hooks.proofs.pin import pinned_torch
 
 REPO = Path(__file__).resolve().parents[2]
 PIN = pinned_torch(REPO)
@@ -29,7 +29,7 @@ def fake_torch(folder: Path) -> dict:
 
 
 def ldr(root: Path, env: dict, *args: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    return subprocess.run([*prefix, sys.executable, "-m", "build_hooks.adapters.cli", *args], cwd=root,
+    return subprocess.run([*prefix, sys.executable, "-m", "build_hooks.hosts.cli.main", *args], cwd=root,
                           env={**os.environ, **env}, capture_output=True, text=True, timeout=300)
 
 

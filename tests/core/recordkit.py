@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from build_hooks.core.discovery import script_hash
-from build_hooks.core.store import Record
+from build_hooks.proofs.discovery import script_hash
+from build_hooks.store.store import Record
 
 SCRIPT = """\
 import json
@@ -20,7 +20,7 @@ def record(project, proof: str, device: str = "cpu", torch: str | None = None, d
     """Write ``<folder>/<proof>.<device>.json`` (default: the project's store) and return its path;
     ``torch`` defaults to the project's pin."""
     if torch is None:
-        from build_hooks.core.pin import pinned_torch
+        from build_hooks.proofs.pin import pinned_torch
 
         torch = pinned_torch(project.root)
     script = project.root / "proofs" / f"{proof}.py"

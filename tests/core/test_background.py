@@ -4,9 +4,9 @@ import threading
 import time
 from pathlib import Path as _Path
 
-from build_hooks.core.background import Scheduler
-from build_hooks.core.library import Library
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.proofs.pin import pinned_torch as _pinned
+from build_hooks.run.library import Library
+from build_hooks.run.scheduler import Scheduler
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

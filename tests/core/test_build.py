@@ -9,7 +9,7 @@ from pathlib import Path as _Path
 
 import pytest
 
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.proofs.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -175,7 +175,7 @@ def test_diff_names_moved_values_and_the_lines_that_quote_them(project):
 def test_two_concurrent_runs_measure_a_proof_once(project, tmp_path):
     log = tmp_path / "ran.log"
     project.proof("slow", f'import time\nopen({str(log)!r}, "a").write("ran\\n")\ntime.sleep(1.5)\nprint("done")\n')
-    procs = [subprocess.Popen([sys.executable, "-m", "build_hooks.adapters.cli", "run"], cwd=project.root,
+    procs = [subprocess.Popen([sys.executable, "-m", "build_hooks.hosts.cli.main", "run"], cwd=project.root,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outputs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outputs
@@ -187,9 +187,32 @@ def test_a_second_robot_on_a_page_fails_a_strict_build(project):
     repo = Path(__file__).resolve().parents[2]
     (project.root / "data").mkdir(parents=True)
     shutil.copy(repo / "data" / "floors.yml", project.root / "data" / "floors.yml")
+    mkdocs_yml = project.root / "mkdocs.yml"
+    widgets = "  - ldr:\n      widgets: [build_hooks.series]\n"
+    mkdocs_yml.write_text(mkdocs_yml.read_text().replace("  - ldr\n", widgets))
     robot = '```robot\nsays: "Hello."\n```\n\n'
     project.page("index.md", "# One robot\n\n" + robot)
     assert project.build().returncode == 0
     project.page("index.md", "# Two robots\n\n" + robot + robot)
     result = project.build()
     assert result.returncode == 1 and "index.md" in result.stderr and "robot" in result.stderr
+
+
+def test_widgets_join_only_the_sites_that_name_them(project):
+    """The series' fences are not every site's: without the widgets option a ```robot block is
+    code, as on any site; with it, the robot; a module that cannot be imported is an error
+    naming the option and the module."""
+    project.page("index.md", '# Robot\n\n```robot\nsays: "Hello."\n```\n')
+    plain = project.build()
+    assert plain.returncode == 0, plain.stderr
+    html = (project.root / "site" / "index.html").read_text()
+    assert 'class="ldr-robot' not in html and '<code>says: "Hello."' in html
+    mkdocs_yml = project.root / "mkdocs.yml"
+    base = mkdocs_yml.read_text()
+    mkdocs_yml.write_text(base.replace("  - ldr\n", "  - ldr:\n      widgets: [build_hooks.series]\n"))
+    assert project.build().returncode == 0
+    assert 'class="ldr-robot' in (project.root / "site" / "index.html").read_text()
+    mkdocs_yml.write_text(base.replace("  - ldr\n", "  - ldr:\n      widgets: [no_such_widgets]\n"))
+    broken = project.build()
+    assert broken.returncode == 1
+    assert "widgets: cannot import no_such_widgets" in broken.stderr and "fix:" in broken.stderr

@@ -5,9 +5,9 @@ from pathlib import Path as _Path
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-from build_hooks.core.claims import ClaimError, ClaimResult, describe, evaluate, find_claims, show_value
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.proofs.pin import pinned_torch as _pinned
+from build_hooks.upgrade.claims import ClaimError, ClaimResult, describe, evaluate, find_claims, show_value
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -218,7 +218,7 @@ def test_a_strict_build_fails_on_a_false_claim(toll):
     ("A.x < 1e200", False), ("abs(A.x) >= 0", False),
 ])
 def test_a_claim_that_no_other_value_can_break_is_told_apart(check, fails):
-    from build_hooks.core.claims import can_fail
+    from build_hooks.upgrade.claims import can_fail
 
     data = {"A": {"x": 5.0, "y": 0.01, "n": 3, "l": [1, 2, 3], "s": "abc", "b": True}}
     assert evaluate(check, data).holds

@@ -8,7 +8,9 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.proofs.pin import pinned_torch as _pinned
+
+SERIES = ["build_hooks.series"]  # the series' widgets join the core's fences
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -139,18 +141,18 @@ def test_device_selection(toll, md):
     assert ">0.5012<" in md("{{ toll@cpu.TOLL.small_us }}\n")
 
 
-@pytest.mark.parametrize("name", ["ldr", "build_hooks.adapters.markdown"])
+@pytest.mark.parametrize("name", ["ldr", "build_hooks.hosts.markdown.extension"])
 def test_extension_by_name_without_mkdocs(project, name):
     """As Zensical, ProperDocs or plain Python-Markdown load it: by name, with a root option;
     a proof with no record runs the first time a page quotes it."""
     import markdown
 
-    from build_hooks.adapters.markdown import custom_fences
+    from build_hooks.hosts.markdown.extension import custom_fences
 
     project.proof("z", 'print("V=41")\nprint("hello")\n')
     md = markdown.Markdown(extensions=["attr_list", name, "pymdownx.superfences"],
                            extension_configs={name: {"root": str(project.root)},
-                                              "pymdownx.superfences": {"custom_fences": custom_fences()}})
+                                              "pymdownx.superfences": {"custom_fences": custom_fences(SERIES)}})
     html = md.convert("Value {{ z.V }}.\n\n```proof\nz\n```\n")
     assert 'id="proof-z"' in html and ">41</a>" in html and project.record("z").exists()
     with pytest.raises(SuperFencesException, match="unknown proof 'nope'"):

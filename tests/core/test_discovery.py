@@ -1,8 +1,8 @@
 import pytest
 
-from build_hooks.core.datalines import key_paths, lookup, parse_output
-from build_hooks.core.discovery import discover, load_proof
 from build_hooks.core.errors import LdrError
+from build_hooks.proofs.datalines import key_paths, lookup, parse_output
+from build_hooks.proofs.discovery import discover, load_proof
 
 
 def test_docstring_and_options(project):
@@ -68,7 +68,8 @@ def test_an_integer_too_long_to_convert_is_a_problem_not_a_crash():
 
 
 def test_a_fresh_process_reads_unchanged_proofs_from_the_cache(project, monkeypatch):
-    from build_hooks.core import cache, discovery
+    from build_hooks.core import cache
+    from build_hooks.proofs import discovery
 
     path = project.proof("cached", """
         from _common import timer

@@ -66,6 +66,6 @@ def test_pages_in_content_and_proofs_in_lab_build_strict(tmp_path):
     assert "ldr-corrections" in home
     index = (root / "site" / "proofs" / "index.html").read_text()
     assert 'id="index-toll"' in index and "content/index.md" in index
-    check = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "check"], cwd=root,
+    check = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "check"], cwd=root,
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stderr

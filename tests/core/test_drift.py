@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from build_hooks.core import drift
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.proofs.pin import pinned_torch as _pinned
 from build_hooks.render import drift as render_drift
+from build_hooks.upgrade import drift
 
 from .recordkit import SCRIPT, record
 
@@ -17,7 +17,7 @@ PIN = _pinned(_Path(__file__).resolve().parents[2])
 
 
 try:  # the real claims module once merged; until then a stand-in with its interface
-    from build_hooks.core.claims import evaluate, find_claims
+    from build_hooks.upgrade.claims import evaluate, find_claims
 except ImportError:
     CLAIM = re.compile(r"^```claim\n(?:proof: *(\S+)\n)(?:check: *(.+)\n)```", re.M)
 
@@ -224,7 +224,7 @@ def test_corrections_fence_rejects_bad_entries(md, project):
 
 
 def test_sections_name_headings_as_the_toc_anchors_them():
-    from build_hooks.core.locate import section_at, sections
+    from build_hooks.pages.locate import section_at, sections
 
     text = ("---\ntitle: T\n---\n# Part `one`: the map\n\nintro {{ a.B }}\n\n"
             "## Ideas\n\n```python\n# not a heading\n```\n"
@@ -243,7 +243,7 @@ def test_sections_agree_with_the_toc_extension_on_every_chapter():
 
     import markdown
 
-    from build_hooks.core.locate import sections
+    from build_hooks.pages.locate import sections
 
     root = Path(__file__).resolve().parents[2] / "docs"
     for page in ("part-00-the-map.md", "part-01-the-tensor.md"):
@@ -257,8 +257,8 @@ def test_sections_agree_with_the_toc_extension_on_every_chapter():
 def test_one_wild_run_does_not_make_every_change_noise():
     """The range of three runs with one outlier spans x3; their MAD does not, so a 30 % move is
     still told apart from noise (the range model, before, called anything inside x2.96 noise)."""
-    from build_hooks.core import noise
-    from build_hooks.core.store import Record
+    from build_hooks.store import noise
+    from build_hooks.store.store import Record
 
     def run(us):
         return Record(proof="p", device_class="cpu", script_sha256="0" * 64, torch=PIN, torch_build=PIN,

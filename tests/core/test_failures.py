@@ -6,8 +6,8 @@ from pathlib import Path as _Path
 import pytest
 
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.library import Library
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.proofs.pin import pinned_torch as _pinned
+from build_hooks.run.library import Library
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

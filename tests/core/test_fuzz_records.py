@@ -12,10 +12,10 @@ import random
 from dataclasses import fields
 from pathlib import Path
 
-from build_hooks.core import history, noise
-from build_hooks.core.pin import pinned_torch
-from build_hooks.core.shards import rank, read_shard_file
-from build_hooks.core.store import Corrupt, Failure, Record, Store, StoreError
+from build_hooks.proofs.pin import pinned_torch
+from build_hooks.store import history, noise
+from build_hooks.store.shards import rank, read_shard_file
+from build_hooks.store.store import Corrupt, Failure, Record, Store, StoreError
 
 from .recordkit import SCRIPT, record, snapshot
 

@@ -278,7 +278,7 @@ def test_a_torn_or_foreign_compiled_template_is_compiled_again(tmp_path):
     import jinja2
     from jinja2.bccache import bc_magic
 
-    from build_hooks.core.templates import attach
+    from build_hooks.site.templates import attach
 
     loader = jinja2.DictLoader({"page.html": "{% for i in range(3) %}<b>{{ i }}</b>{% endfor %}"})
 

@@ -9,7 +9,7 @@ import sys
 
 
 def ldr(project, *args):
-    return subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", *args], cwd=project.root,
+    return subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", *args], cwd=project.root,
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 

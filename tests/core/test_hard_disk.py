@@ -136,7 +136,7 @@ def test_a_refused_write_at_the_lowest_boundary_is_one_error(site):
     """EACCES, which root never meets, injected at os.replace in the real processes."""
     project, env, before = site
     wrapper = (sys.executable, "-c", REFUSE)
-    run = subprocess.run([*wrapper, "build_hooks.adapters.cli", "run", "--force"], cwd=project.root,
+    run = subprocess.run([*wrapper, "build_hooks.hosts.cli.main", "run", "--force"], cwd=project.root,
                          env={**__import__("os").environ, **env}, capture_output=True, text=True, timeout=300)
     assert run.returncode == 2
     line = one_error(run, f"ldr: error: {project.record('hello')}: Permission denied; fix: make it writable")
@@ -186,8 +186,8 @@ def test_the_background_scheduler_reports_a_write_error_with_the_fix(project, tm
     naming the path and the fix, and the worker lives on."""
     import threading
 
-    from build_hooks.core.background import Scheduler
-    from build_hooks.core.library import Library
+    from build_hooks.run.library import Library
+    from build_hooks.run.scheduler import Scheduler
 
     env = fake_torch(tmp_path / "fake")
     project.proof("hello", GOOD)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from build_hooks.core.downloads import downloads
 from build_hooks.core.errors import LdrError
-from build_hooks.core.publish import publish
+from build_hooks.site.downloads import downloads
+from build_hooks.site.publish import publish
 
 SECRET = "ldr-test-secret-5b1e9"  # in the build's environment, and in the file outside drawings/
 SCENE = {"type": "excalidraw", "elements": [{"id": "r1", "type": "rectangle", "x": 0, "y": 0, "width": 80,
@@ -189,9 +189,9 @@ def test_page_lists_outside_the_plugin_skip_fifos_and_outside_symlinks(site):
     os.mkfifo(site.root / "docs" / "pipe.md")
     (site.root / "docs" / "leak.md").symlink_to("../config")
     (site.root / "docs" / "alias.md").symlink_to("index.md")
-    code = ("import sys; from pathlib import Path; from build_hooks.core.index import site_pages; "
-            "from build_hooks.core.diff import quotes; "
-            "from build_hooks.adapters.zensical_pages import site_pages as zensical_pages; "
+    code = ("import sys; from pathlib import Path; from build_hooks.site.index import site_pages; "
+            "from build_hooks.upgrade.diff import quotes; "
+            "from build_hooks.hosts.zensical.pages import site_pages as zensical_pages; "
             "root = Path(sys.argv[1]); quotes(root); "
             "docs = root / 'docs'; "
             "print(sorted(p[0] for p in site_pages(docs)), sorted(p[0] for p in zensical_pages(docs)))")

@@ -155,9 +155,10 @@ def test_the_lock_file_is_never_written_through_a_symlink_or_a_fifo(project, env
 
 # -- what Zensical's preparation writes and removes in docs/ ---------------------------------------
 
-ZENSICAL_YML = ("site_name: Test\nwatch: !!python/object/apply:build_hooks.adapters.zensical.prepare []\n"
+ZENSICAL_YML = ("site_name: Test\nwatch: !!python/object/apply:build_hooks.hosts.zensical.site.prepare []\n"
                 "theme:\n  name: material\n  font: false\n"
-                "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n  - build_hooks.adapters.markdown\n")
+                "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n"
+                "  - build_hooks.hosts.markdown.extension\n")
 
 
 def zensical(root, env) -> subprocess.CompletedProcess:
@@ -291,7 +292,7 @@ def test_ctrl_c_in_a_merge_says_what_stays_and_loses_nothing(project, env, tmp_p
     lock.parent.mkdir(parents=True)
     with open(lock, "a+") as held:  # a build holds the store: the merge waits, then is interrupted
         fcntl.flock(held, fcntl.LOCK_EX)
-        merge = subprocess.Popen([sys.executable, "-m", "build_hooks.adapters.cli", "merge", str(tmp_path / "shard")],
+        merge = subprocess.Popen([sys.executable, "-m", "build_hooks.hosts.cli.main", "merge", str(tmp_path / "shard")],
                                  cwd=project.root, env={**os.environ, **env}, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
         assert "waiting for the store lock" in merge.stderr.readline()
@@ -371,8 +372,8 @@ def test_symlink_loops_are_named_as_loops_not_as_unwritable_folders(project, env
 def test_a_shard_record_measured_in_the_future_is_refused(project, env, tmp_path):
     import datetime as dt
 
-    from build_hooks.core.library import Library
-    from build_hooks.core.shards import merge
+    from build_hooks.run.library import Library
+    from build_hooks.store.shards import merge
 
     project.proof("a", SCRIPT)
     kept = record(project, "a").read_bytes()

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from build_hooks.core import history, noise
-from build_hooks.core.pin import pinned_torch
 from build_hooks.core.safefs import UnsafeFile
-from build_hooks.core.store import Corrupt, Failure, Record, Store
+from build_hooks.proofs.pin import pinned_torch
+from build_hooks.store import history, noise
+from build_hooks.store.store import Corrupt, Failure, Record, Store
 
 from .recordkit import SCRIPT, record, snapshot
 

@@ -139,7 +139,9 @@ def test_a_document_piped_from_ldr_is_written_as_it_is(project, tmp_path):
 def test_an_error_quoting_an_interpreter_reaches_no_terminal(project, tmp_path):
     """An error message that quotes what the proof interpreter printed (it died at start),
     through ldr's error line, MkDocs' error and Zensical's warning."""
-    from build_hooks.adapters.markdown import FENCES
+    from build_hooks.directives.registry import registry
+
+    FENCES = registry().fences
 
     python = tmp_path / "python"
     python.write_text("#!/bin/sh\nprintf '\\033[2J\\033]0;pwned\\007 broken\\n' >&2\nexit 1\n")
@@ -154,11 +156,11 @@ def test_an_error_quoting_an_interpreter_reaches_no_terminal(project, tmp_path):
     assert build.returncode == 1 and "exited at start" in build.stderr and "pwned" in build.stderr
     no_raw_controls(build.stdout + build.stderr)
 
-    target = "build_hooks.adapters.markdown"
+    target = "build_hooks.hosts.markdown.extension"
     fences = "".join(f"        - {{name: {name}, class: ldr-{name}, format: !!python/name:{target}.fence_format , "
                      f"validator: !!python/name:{target}.fence_validator }}\n" for name in FENCES)
     (project.root / "mkdocs.yml").write_text(
-        "site_name: Test\nwatch: !!python/object/apply:build_hooks.adapters.zensical.prepare []\n"
+        "site_name: Test\nwatch: !!python/object/apply:build_hooks.hosts.zensical.site.prepare []\n"
         "theme:\n  name: material\n  font: false\nplugins:\n  - ldr\nmarkdown_extensions:\n  - attr_list\n"
         f"  - pymdownx.superfences:\n      custom_fences:\n{fences}  - {target}\n")
     zensical = subprocess.run([sys.executable, "-m", "zensical", "build"], cwd=project.root, capture_output=True,

@@ -4,9 +4,9 @@ import json
 from dataclasses import replace
 from pathlib import Path as _Path
 
-from build_hooks.core import history
-from build_hooks.core.pin import pinned_torch as _pinned
-from build_hooks.core.store import Failure, Record, Store
+from build_hooks.proofs.pin import pinned_torch as _pinned
+from build_hooks.store import history
+from build_hooks.store.store import Failure, Record, Store
 
 from .recordkit import SCRIPT, record
 

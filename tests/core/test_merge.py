@@ -10,7 +10,7 @@ from pathlib import Path as _Path
 
 import pytest
 
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.proofs.pin import pinned_torch as _pinned
 
 from .recordkit import SCRIPT, record, snapshot
 
@@ -207,7 +207,7 @@ def test_a_gpu_box_with_an_older_torch_records_a_shard_that_merges_as_foreign(pr
 
     def ldr(*args):
         env = dict(os.environ, LDR_ACCELERATOR="cuda")
-        return subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", *args], cwd=project.root,
+        return subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", *args], cwd=project.root,
                               capture_output=True, text=True, timeout=300, env=env)
 
     refused = ldr("run", "--python", python, "--shard", str(shard))

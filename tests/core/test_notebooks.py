@@ -14,10 +14,10 @@ import nbclient  # noqa: E402  (the [test] extras install nbclient and ipykernel
 import nbformat
 import pytest
 
-from build_hooks.core.context import ProofData
-from build_hooks.core.downloads import downloads, for_library
-from build_hooks.core.library import Library
-from build_hooks.core.notebook import build, code_cells, dumps, notebook_text
+from build_hooks.proofs.records import ProofData
+from build_hooks.run.library import Library
+from build_hooks.site.downloads import downloads, for_library
+from build_hooks.site.notebook import build, code_cells, dumps, notebook_text
 
 REPO = Path(__file__).resolve().parents[2]
 # Proofs whose output depends on nothing but torch's arithmetic and its version: run as a
@@ -102,8 +102,8 @@ def check_every_proof_as_a_notebook(root: Path, cwd: Path) -> list[str]:
                 unrecorded.append(name)
                 assert recorded == "", f"{name}: no record, yet the notebook carries output"
             else:
-                assert nb.metadata["ldr"]["record"]["torch"] == record.provenance["torch"], name
-                assert nb.metadata["ldr"]["record"]["wall_s"] == record.provenance["wall_s"], name
+                assert nb.metadata["ldr"]["record"]["torch"] == record.provenance.torch, name
+                assert nb.metadata["ldr"]["record"]["wall_s"] == record.provenance.wall_s, name
                 assert recorded.rstrip("\n") == record.stdout.rstrip("\n"), name
             nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
             nbclient.NotebookClient(nb, km=km, timeout=120, allow_errors=False).execute()
@@ -232,7 +232,7 @@ def test_a_build_publishes_the_notebook_beside_the_script_and_the_card_links_it(
 
 
 def test_the_notebook_cache_follows_the_script_and_the_record(project):
-    from build_hooks.core.downloads import cached_notebook
+    from build_hooks.site.downloads import cached_notebook
 
     project.proof("x", 'print("a")\nprint("b")\n')
     proof = Library(project.root).proofs["x"]
@@ -247,7 +247,7 @@ def test_the_notebook_cache_follows_the_script_and_the_record(project):
 
 
 def test_a_notebook_is_published_as_made_never_from_the_cache_and_follows_a_rewritten_record(project):
-    from build_hooks.core import downloads as module
+    from build_hooks.site import downloads as module
 
     project.proof("x", 'print("first")\n')
     assert project.build().returncode == 0
@@ -265,7 +265,7 @@ def test_a_notebook_is_published_as_made_never_from_the_cache_and_follows_a_rewr
 def test_a_new_record_of_an_unchanged_script_needs_no_jupytext(project, monkeypatch):
     import jupytext
 
-    from build_hooks.core.downloads import cached_notebook
+    from build_hooks.site.downloads import cached_notebook
 
     project.proof("x", '"""Doc."""\nimport json\n\nprint("a")\n\nprint("b")\n')
     proof = Library(project.root).proofs["x"]

@@ -88,7 +88,7 @@ def test_graph_walker_and_library_sizes_count_in_the_singular():
 
 
 def test_drift_table_groups_recorded_numbers_and_counts_records():
-    from build_hooks.core.drift import Drift, ProofDrift, ValueDrift
+    from build_hooks.upgrade.drift import Drift, ProofDrift, ValueDrift
 
     value = ValueDrift(key="TOLL.large_us", old=1779.53, new=3728.05, ratio=2.0949, noise=False)
     report = Drift("2.13.0", "2.14.1", proofs=[ProofDrift("dispatch_cost", "cpu", values=[value])], compared=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from build_hooks.core.errors import PinError
-from build_hooks.core.pin import OPTION, find_pin, pinned_torch
+from build_hooks.proofs.pin import OPTION, find_pin, pinned_torch
 
 
 def pyproject(root, deps):

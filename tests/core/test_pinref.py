@@ -5,10 +5,10 @@ from pathlib import Path as _Path
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-from build_hooks.adapters.pinref import find_hand_typed, source_url
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.pin import pinned_torch
-from build_hooks.core.pin import pinned_torch as _pinned
+from build_hooks.hosts.markdown.pinref import find_hand_typed, source_url
+from build_hooks.proofs.pin import pinned_torch
+from build_hooks.proofs.pin import pinned_torch as _pinned
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

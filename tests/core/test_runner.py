@@ -10,8 +10,8 @@ from pathlib import Path as _Path
 import pytest
 
 from build_hooks.core.errors import PinError
-from build_hooks.core.pin import pinned_torch as _pinned
-from build_hooks.core.runner import Job, Runner, shared_runner
+from build_hooks.proofs.pin import pinned_torch as _pinned
+from build_hooks.run.runner import Job, Runner, shared_runner
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -222,7 +222,7 @@ def test_the_next_proof_waits_forked_ahead_and_nothing_outlives_the_host(tmp_pat
     import signal
     import time
 
-    from build_hooks.core.zygote import children_of
+    from build_hooks.run.host import children_of
 
     host = Runner(None, PIN, None)
     try:

@@ -2,9 +2,10 @@
 
 import pytest
 
-from build_hooks.adapters import fences as ext
 from build_hooks.core import cache
-from build_hooks.core.defer import defer, restore
+from build_hooks.directives.registry import registry
+from build_hooks.hosts.markdown import fences as ext
+from build_hooks.site.defer import defer, restore
 
 PAGE = """# A page
 
@@ -25,14 +26,14 @@ def test_a_page_is_located_once_then_read_back_from_the_project_cache(tmp_path, 
     disk = cache.TextCache(tmp_path / "locate", ".json")
     monkeypatch.setattr(ext, "_LOCATE_DISK", [disk])
     ext._LOCATED.clear()
-    first = ext.located(PAGE)
+    first = ext.located(PAGE, registry())
     assert [(s.kind, s.line) for s in first] == [("value", 3), ("proof-output", 5)]
     assert len(list((tmp_path / "locate").glob("*.json"))) == 1
     # A new process: nothing in memory; the parser must not run again for the same text.
     ext._LOCATED.clear()
     cache.clear_memory()
     monkeypatch.setattr(ext, "locate", lambda *a: pytest.fail("located again"))
-    assert ext.located(PAGE) == first
+    assert ext.located(PAGE, registry()) == first
     # A torn entry, or one of the right form but the wrong types, is a miss, not an error.
     monkeypatch.undo()
     monkeypatch.setattr(ext, "_LOCATE_DISK", [disk])
@@ -42,13 +43,13 @@ def test_a_page_is_located_once_then_read_back_from_the_project_cache(tmp_path, 
         path.write_bytes(cache.pack(name, body))
         ext._LOCATED.clear()
         cache.clear_memory()
-        assert ext.located(PAGE) == first
+        assert ext.located(PAGE, registry()) == first
         assert cache.unpack(name, path.read_bytes()) != body  # written over
 
 
 def test_card_names_and_a_handler_cannot_change_the_options_another_fence_reads():
     text = "```proof\nalpha\n```\n\n```proof\nbeta\n```\n"
-    assert ext.card_names(text) == ["alpha", "beta"]
+    assert ext.card_names(text, registry()) == ["alpha", "beta"]
     options = ext.parse_options("proof: p\ngrep: [a, b]\n", "proof-output")
     options["grep"].append("changed by a handler")
     assert ext.parse_options("proof: p\ngrep: [a, b]\n", "proof-output") == {"proof": "p", "grep": ["a", "b"]}
@@ -96,7 +97,7 @@ def test_the_proof_host_starts_while_the_config_loads_only_when_a_proof_will_run
 
     from mkdocs.config import load_config
 
-    from build_hooks.core import runner
+    from build_hooks.run import runner
 
     started = []
     monkeypatch.setattr(runner.Runner, "start", lambda self: started.append(self) or {})
@@ -113,7 +114,7 @@ def test_the_proof_host_starts_while_the_config_loads_only_when_a_proof_will_run
 
 
 def test_the_chrome_every_card_and_figure_repeats_leaves_the_searchable_page():
-    from build_hooks.core.defer import join, split
+    from build_hooks.site.defer import join, split
 
     card = ('<section class="ldr-proof"><header><p class="ldr-proof__label">Proof</p>'
             '<p class="ldr-proof__title">Views share storage</p></header><pre>out</pre>'

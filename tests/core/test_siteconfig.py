@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from build_hooks.adapters.siteconfig import layout_for, plugin_options
 from build_hooks.core.errors import LdrError
+from build_hooks.hosts.siteconfig import layout_for, plugin_options
 
 
 @pytest.mark.parametrize("plugins", [

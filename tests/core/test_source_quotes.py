@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.pin import pinned_torch
-from build_hooks.core.sources import block_end, find, installed_torch, quote, repo_path
+from build_hooks.proofs.pin import pinned_torch
+from build_hooks.proofs.sources import block_end, find, installed_torch, quote, repo_path
 
 PIN = pinned_torch(Path(__file__).resolve().parents[2])
 
@@ -180,7 +180,7 @@ def test_find_refuses_ambiguous_and_missing_text():
 
 def test_installed_torch_reads_the_version_without_importing_it():
     assert installed_torch() == PIN
-    code = ("import sys; from build_hooks.core.sources import installed_torch, quote; "
+    code = ("import sys; from build_hooks.proofs.sources import installed_torch, quote; "
             "print(installed_torch(), "
             "quote('c10/core/DispatchKey.h', 'enum class DispatchKey : uint16_t', 'Undefined = 0,').first, "
             "'torch' in sys.modules)")
@@ -236,7 +236,7 @@ def test_a_claim_that_cannot_fail_is_flagged_on_a_strict_build(project):
 
 def ldr(project, *args, env_extra: dict | None = None):
     env = dict(os.environ, **(env_extra or {}))
-    return subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", *args], cwd=project.root,
+    return subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", *args], cwd=project.root,
                           capture_output=True, text=True, env=env, timeout=300)
 
 

@@ -9,12 +9,15 @@ import markdown as pymd
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-from build_hooks.adapters.markdown import FENCES, VALUE, LdrExtension, LdrState, custom_fences
-from build_hooks.core.datalines import parse_output
 from build_hooks.core.errors import DirectiveError
-from build_hooks.core.locate import Locations, locate
+from build_hooks.directives.registry import registry
+from build_hooks.hosts.markdown.extension import VALUE, LdrExtension, LdrState, custom_fences
+from build_hooks.pages.locate import Locations, locate
+from build_hooks.proofs.datalines import parse_output
 from build_hooks.render.safe import visible
 
+SERIES = ["build_hooks.series"]  # the series' widgets join the core's fences
+FENCES = registry(SERIES).fences
 HOSTILE = {
     "img": "<img src=x onerror=alert(1)>",
     "link": "[click](javascript:alert(8))",
@@ -59,7 +62,7 @@ def collect(project, text: str, page: str = "chapter.md") -> tuple[str, list[str
     state = LdrState(project.root, raise_errors=False, autorun=True)
     state.begin_page(page, "")
     engine = pymd.Markdown(extensions=["attr_list", "pymdownx.superfences", LdrExtension(state=state)],
-                           extension_configs={"pymdownx.superfences": {"custom_fences": custom_fences()}})
+                           extension_configs={"pymdownx.superfences": {"custom_fences": custom_fences(SERIES)}})
     html = engine.convert(textwrap.dedent(text))
     return html, [d.message for d in state.diagnostics if d.level == "error"]
 
@@ -170,7 +173,7 @@ def test_a_data_line_cut_by_the_output_cap_is_named_as_such(project, md):
 
 def test_an_unexpected_exception_in_a_fence_is_an_error_with_its_line(project, md, monkeypatch):
     project.proof("toll", TOLL)
-    import build_hooks.adapters.state as module
+    import build_hooks.hosts.markdown.state as module
 
     def explode(*args, **kwargs):
         raise KeyError("wall_s")
@@ -183,7 +186,7 @@ def test_an_unexpected_exception_in_a_fence_is_an_error_with_its_line(project, m
 
 def test_an_unexpected_exception_in_a_value_is_an_error_with_its_line(project, md, monkeypatch):
     project.proof("toll", TOLL)
-    import build_hooks.adapters.state as module
+    import build_hooks.hosts.markdown.state as module
 
     def explode(value, fmt=""):
         raise TypeError("boom")
@@ -320,8 +323,14 @@ def test_locate_skips_code_and_escapes_and_sees_into_admonitions():
     ("figure", "src: floors.excalidraw\ncaptoin: x",
      "figure: unknown option(s) captoin (did you mean caption for captoin?); the figure fence takes: "
      "alt, caption, frame, src"),
-    ("reading-lines", "style: big", "reading-lines takes no options, got ['style']"),
-    ("robot", "says: hi\nmood: happy", "robot: unknown option(s) mood; only `says` is allowed"),
+    ("reading-lines", "style: big",
+     "reading-lines: the reading-lines fence takes no options (style given); leave its body empty"),
+    ("robot", "says: hi\nmood: happy", "robot: unknown option(s) mood; the robot fence takes: says"),
+    ("proofs-index", "sort: name",
+     "proofs-index: the proofs-index fence takes no options (sort given); leave its body empty"),
+    ("drift-report", "form: 2.13.0",
+     "drift-report: unknown option(s) form (did you mean from for form?); the drift-report fence takes: "
+     "from, to"),
 ])
 def test_unknown_options_are_errors_naming_them(evil, md, fence, body, expected):
     message = error(md, f"Text.\n\n```{fence}\n{body}\n```\n")
@@ -404,7 +413,7 @@ def test_lines_inside_containers(evil):
     engine = pymd.Markdown(
         extensions=["attr_list", "admonition", "pymdownx.details", "pymdownx.tabbed", "pymdownx.superfences",
                     LdrExtension(state=state)],
-        extension_configs={"pymdownx.superfences": {"custom_fences": custom_fences()},
+        extension_configs={"pymdownx.superfences": {"custom_fences": custom_fences(SERIES)},
                            "pymdownx.tabbed": {"alternate_style": True}})
     engine.convert(text)
     found = sorted((int(d.message.split(":")[1]), re.findall(r"'([a-z]\d+|TOLL\.n\d+)'", d.message)[0])

@@ -18,11 +18,11 @@ from pathlib import Path as _Path
 
 import pytest
 
-from build_hooks.core import runner as runner_module
 from build_hooks.core.errors import LdrError
-from build_hooks.core.library import Library
-from build_hooks.core.pin import pinned_torch as _pinned
-from build_hooks.core.runner import Job, Runner, shared_runner
+from build_hooks.proofs.pin import pinned_torch as _pinned
+from build_hooks.run import runner as runner_module
+from build_hooks.run.library import Library
+from build_hooks.run.runner import Job, Runner, shared_runner
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -183,7 +183,7 @@ def test_a_silent_host_is_stopped_and_the_proof_named(quick, tmp_path, monkeypat
 
 # -- 2. Ctrl-C, SIGTERM and SIGKILL of `ldr run` -------------------------------------------
 def start_ldr_run(project, tmp_path, python: str, marker: str,
-                  command: tuple[str, ...] = ("build_hooks.adapters.cli", "run"),
+                  command: tuple[str, ...] = ("build_hooks.hosts.cli.main", "run"),
                   ) -> tuple[subprocess.Popen, Path, dict]:
     ready = tmp_path / "ready.json"
     project.proof("sleepy", f"""
@@ -298,7 +298,7 @@ def test_a_timeout_keeps_the_output_and_shows_where_it_hung(runner, tmp_path):
     assert result.stderr.startswith("to stderr\n")
     assert 'File "proofs/hanger.py", line 7 in wait_forever' in result.stderr
     assert 'File "proofs/hanger.py", line 8 in <module>' in result.stderr
-    assert "zygote" not in result.stderr
+    assert "host.py" not in result.stderr and "child.py" not in result.stderr
 
 
 def test_the_output_cap_keeps_what_came_first(runner, tmp_path):
@@ -353,7 +353,7 @@ def test_a_traceback_starts_at_the_proofs_own_frame(runner, tmp_path):
     assert len(blocks) == 2
     for block in blocks:
         assert block.splitlines()[1].startswith('  File "proofs/chained.py", line ')
-    assert "zygote" not in result.stderr and "runpy" not in result.stderr
+    assert "host.py" not in result.stderr and "child.py" not in result.stderr and "runpy" not in result.stderr
     assert result.stderr.rstrip().endswith("RuntimeError: wrapped")
     assert "    raise KeyError(\"missing\")" in result.stderr  # source lines are shown
 
@@ -391,7 +391,7 @@ def test_no_path_of_this_machine_reaches_the_record(project):
     for path in {str(project.root), os.path.realpath(project.root), tempfile.gettempdir(),
                  os.path.expanduser("~"), sys.prefix}:
         assert path not in text, f"{path} is in the record"
-    assert "ldr-" not in text and "zygote" not in text
+    assert "ldr-" not in text and "host.py" not in text and "child.py" not in text
 
 
 def test_spawn_mode_shows_the_same_frames_and_paths(tmp_path, quick_python):

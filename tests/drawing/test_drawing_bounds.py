@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from drawing_support import el, scene
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError, DrawingError
+from build_hooks.directives.context import Context
 from build_hooks.drawing import render_svg
 from build_hooks.drawing.figure import render_fence
 from build_hooks.drawing.limits import MAX_ELEMENTS, MAX_POINTS
@@ -158,7 +158,7 @@ def test_a_build_with_a_bad_scene_fails_at_the_figure_line(tmp_path, literal, ne
 def test_ldr_draw_refuses_a_fifo_without_waiting(tmp_path):
     pipe = tmp_path / "pipe.excalidraw"
     os.mkfifo(pipe)
-    done = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "draw", str(pipe),
+    done = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "draw", str(pipe),
                            str(tmp_path / "o.svg")],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from drawing_support import CHROMIUM, el, need_chromium, scene
+from fidelity import CHROMIUM_ARGS
 
 from build_hooks.drawing import render_svg
-from build_hooks.drawing.fidelity import CHROMIUM_ARGS
 from build_hooks.drawing.palette import dark_variant
 
 ROOT = Path(__file__).resolve().parents[2]

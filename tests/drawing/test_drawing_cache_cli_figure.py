@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from drawing_support import el, scene
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
+from build_hooks.directives.context import Context
 from build_hooks.drawing import cache, draw_command, render_file
 from build_hooks.drawing.figure import render_fence
 

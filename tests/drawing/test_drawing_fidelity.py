@@ -15,9 +15,9 @@ import sys
 
 import pytest
 from drawing_support import SHARED_COMPARE, need_chromium, need_shared
+from fidelity import ink_fscore, snap, standalone
 
 from build_hooks.drawing import render_svg
-from build_hooks.drawing.fidelity import ink_fscore, snap, standalone
 
 
 @pytest.fixture(scope="module")

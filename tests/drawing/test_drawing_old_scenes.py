@@ -86,13 +86,13 @@ def test_ldr_draw_writes_an_svg_with_its_fonts(tmp_path):
     path = tmp_path / "old.excalidraw"
     path.write_text(json.dumps(scene(_raw_text(font="20px Virgil", text="old", originalText="old"))))
     out = tmp_path / "old.svg"
-    run = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "draw", str(path), str(out)],
+    run = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "draw", str(path), str(out)],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     text = out.read_text()
     assert "data:font/woff2;base64," in text and 'font-family="Virgil' in text
     bare = tmp_path / "bare.svg"
-    run = subprocess.run([sys.executable, "-m", "build_hooks.adapters.cli", "draw", str(path), str(bare),
+    run = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "draw", str(path), str(bare),
                           "--fonts", "none"],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

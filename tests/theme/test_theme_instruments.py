@@ -6,12 +6,13 @@ from __future__ import annotations
 import copy
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from theme_support import load, make_ctx
 
-from build_hooks.core.context import ProofData
 from build_hooks.core.errors import DirectiveError
+from build_hooks.proofs.records import ProofData
 from build_hooks.series.instruments import DEFAULT_PROOFS, render_fence
 
 
@@ -25,7 +26,7 @@ def embedded(html: str) -> dict:
 
 
 def with_data(name: str, data: dict, device_class: str = "cpu"):
-    prov = dict(load(name, device_class).provenance)
+    prov = load(name, device_class).provenance
     return make_ctx({name: {device_class: ProofData(name, data, prov)}})
 
 
@@ -48,7 +49,7 @@ def test_one_mark_per_point_and_the_record_embedded(ctx, kind, count_key):
     assert html.startswith(f'<div class="ldr-instrument" data-instrument="{kind}"')
     assert marks(html) == [str(i) for i in range(count_key(record.data))]
     payload = embedded(html)
-    assert payload["data"] == record.data and payload["provenance"] == record.provenance
+    assert payload["data"] == record.data and payload["provenance"] == record.provenance.as_dict()
     assert f'href="#proof-{record.name}"' in html and "torch 2.13.0" in html
     assert '<svg class="ldr-plot' in html
 
@@ -133,17 +134,17 @@ def test_graph_walker_rejects_dangling_edges():
 
 def test_stale_records_say_so():
     rec = load("dispatch_cost")
-    prov = dict(rec.provenance, stale=True)
+    prov = replace(rec.provenance, stale=True)
     html = render_fence({"arg": "toll-meter"},
                         make_ctx({"dispatch_cost": {"cpu": ProofData("dispatch_cost", rec.data, prov)}}))
     shown = re.sub(r"<script\b.*?</script>", "", html, flags=re.S)  # what a reader sees, not the data
     assert re.search(r'<strong class="ldr-provenance__stale">stale: [^<]+</strong>', shown)
     fresh = render_fence({"arg": "toll-meter"}, make_ctx({"dispatch_cost": {"cpu": ProofData(
-        "dispatch_cost", rec.data, dict(rec.provenance, stale=False))}}))
+        "dispatch_cost", rec.data, replace(rec.provenance, stale=False))}}))
     assert "ldr-provenance__stale" not in fresh
 
 
 def test_card_href_from_the_plugin_is_used():
     ctx = make_ctx()
-    ctx.extra["card_href"] = lambda name: f"../part-00-the-map/#proof-{name}"
+    ctx.card_link = lambda name: f"../part-00-the-map/#proof-{name}"
     assert 'href="../part-00-the-map/#proof-dispatch_cost"' in render_fence({"arg": "toll-meter"}, ctx)

@@ -8,7 +8,7 @@ import re
 
 from theme_support import ROOT, make_ctx
 
-from build_hooks.core.context import ProofData
+from build_hooks.proofs.records import ProofData
 from build_hooks.series.instruments import render_fence
 from build_hooks.series.instruments.library_sizes import chart_rows
 

@@ -12,8 +12,8 @@ import re
 import pytest
 from theme_support import load, make_ctx
 
-from build_hooks.core.context import ProofData
 from build_hooks.core.errors import DirectiveError
+from build_hooks.proofs.records import ProofData
 from build_hooks.series.instruments import DEFAULT_PROOFS, render_fence
 from build_hooks.series.instruments.promotion_table import defaults_of, pair_rule, scalar_rule, short
 

@@ -15,8 +15,8 @@ import re
 import pytest
 from theme_support import ROOT, load, make_ctx
 
-from build_hooks.core.context import ProofData
 from build_hooks.core.errors import DirectiveError
+from build_hooks.proofs.records import ProofData
 from build_hooks.series.instruments import DEFAULT_PROOFS, render_fence
 from build_hooks.series.instruments.engine_stepper import label, layout
 from build_hooks.series.instruments.inplace_lab import program, verdict

@@ -10,8 +10,8 @@ import re
 import pytest
 from theme_support import load, make_ctx
 
-from build_hooks.core.context import ProofData
 from build_hooks.core.errors import DirectiveError
+from build_hooks.proofs.records import ProofData
 from build_hooks.series.instruments import render_fence
 
 PHASES = {"device_class": "cpu", "step_ms": 1.5,
@@ -23,7 +23,7 @@ def _ctx(phases, extra_records=None):
     base = load("two_clocks")
     data = copy.deepcopy(base.data)
     data["PHASES"] = phases
-    records = {"cpu": ProofData("two_clocks", data, dict(base.provenance))}
+    records = {"cpu": ProofData("two_clocks", data, base.provenance)}
     records.update(extra_records or {})
     return make_ctx({"two_clocks": records})
 

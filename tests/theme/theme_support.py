@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from build_hooks.core.context import Context, ProofData  # noqa: E402
 from build_hooks.core.errors import DirectiveError  # noqa: E402
+from build_hooks.directives.context import Context  # noqa: E402
+from build_hooks.proofs.records import ProofData  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "browser" / "fixtures"
 

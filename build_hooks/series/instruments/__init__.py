@@ -7,9 +7,9 @@ record at build time and embeds them, so nothing is typed into JavaScript.
 
 from __future__ import annotations
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.options import check_options
+from build_hooks.directives.context import Context
 from build_hooks.series.instruments import (
     engine_stepper,
     graph_walker,

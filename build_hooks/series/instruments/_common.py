@@ -6,8 +6,9 @@ import html as _html
 import json
 import math
 
-from build_hooks.core.context import Context, ProofData
 from build_hooks.core.errors import DirectiveError
+from build_hooks.directives.context import Context
+from build_hooks.proofs.records import ProofData
 from build_hooks.render.numbers import count, group, plural, sig, size  # noqa: F401 (the instruments' one number rule)
 
 esc = _html.escape
@@ -58,31 +59,29 @@ def fmt(value: float, digits: int = 3) -> str:
 
 
 def proof_href(ctx: Context, name: str) -> str:
-    """Where the proof's card is: the plugin knows (``ctx.extra["card_href"]``), else this page."""
-    card_href = (ctx.extra or {}).get("card_href")
-    return card_href(name) if callable(card_href) else f"#proof-{name}"
+    """Where the proof's card is: the plugin knows, else this page (Context.card_href)."""
+    return ctx.card_href(name)
 
 
 def provenance_line(proof: ProofData, href: str | None = None) -> str:
-    prov = proof.provenance or {}
-    name = prov.get("proof") or proof.name
-    bits = [f'<a href="{attr(href or f"#proof-{name}")}">{esc(str(name))}</a>']
-    if prov.get("torch"):
-        bits.append(f"torch {esc(str(prov['torch']))}")
-    device = prov.get("device") or ""
-    dclass = prov.get("device_class") or ""
+    prov = proof.provenance
+    name = prov.proof or proof.name
+    bits = [f'<a href="{attr(href or f"#proof-{name}")}">{esc(name)}</a>']
+    if prov.torch:
+        bits.append(f"torch {esc(prov.torch)}")
+    device, dclass = prov.device, prov.device_class
     if device or dclass:
         bits.append(esc(f"{device} ({dclass})" if device and dclass else device or dclass))
-    if prov.get("measured_at"):
-        bits.append(f'<time datetime="{attr(prov["measured_at"])}">{esc(str(prov["measured_at"]))[:10]}</time>')
+    if prov.measured_at:
+        bits.append(f'<time datetime="{attr(prov.measured_at)}">{esc(prov.measured_at)[:10]}</time>')
     stale = ' <strong class="ldr-provenance__stale">stale: the proof changed since this record</strong>' \
-        if prov.get("stale") else ""
+        if prov.stale else ""
     return f'<p class="ldr-provenance">Measured by {" · ".join(bits)}{stale}</p>'
 
 
 def instrument_root(kind: str, proof: ProofData, body: str, *, title: str, ctx: Context,
                     extra: dict | None = None) -> str:
-    payload = {"proof": proof.name, "data": proof.data, "provenance": proof.provenance}
+    payload = {"proof": proof.name, "data": proof.data, "provenance": proof.provenance.as_dict()}
     payload.update(extra or {})
     # The record travels as a one-element JSON array. mkdocs-material's instant navigation
     # re-creates every inline <script> of the new page without its type (so it runs as

@@ -10,11 +10,10 @@ of every step stand.
 
 from __future__ import annotations
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from ._common import count, esc, instrument_root, need_rows, primary
-from .graph_walker import CHAR_W, COL_GAP, NODE_H, PAD, ROW_GAP
+from build_hooks.directives.context import Context
+from build_hooks.series.instruments._common import count, esc, instrument_root, need_rows, primary
+from build_hooks.series.instruments.graph_walker import CHAR_W, COL_GAP, NODE_H, PAD, ROW_GAP
 
 DEFAULT_PROOF = "engine_order"
 MAX_SEQ = 2 ** 64 - 1

@@ -7,10 +7,9 @@ what each node saved for the backward pass.
 
 from __future__ import annotations
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from ._common import count, esc, fmt, instrument_root, need, primary
+from build_hooks.directives.context import Context
+from build_hooks.series.instruments._common import count, esc, fmt, instrument_root, need, primary
 
 DEFAULT_PROOF = "autograd_graph"
 NODE_H, ROW_GAP, COL_GAP, PAD = 30, 34, 14, 12

@@ -11,10 +11,9 @@ table.
 
 from __future__ import annotations
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from ._common import attr, esc, fmt, instrument_root, need_rows, primary
+from build_hooks.directives.context import Context
+from build_hooks.series.instruments._common import attr, esc, fmt, instrument_root, need_rows, primary
 
 DEFAULT_PROOF = "version_counter"
 WRITES = {"none": "no write", "input": "a.add_(1), into the input", "output": "out.add_(1), into the output"}

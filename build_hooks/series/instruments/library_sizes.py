@@ -9,10 +9,19 @@ knowledge it shows one bar per file, as recorded.
 
 from __future__ import annotations
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from ._common import count, esc, instrument_root, need, need_rows, num, plural, primary, size
+from build_hooks.directives.context import Context
+from build_hooks.series.instruments._common import (
+    count,
+    esc,
+    instrument_root,
+    need,
+    need_rows,
+    num,
+    plural,
+    primary,
+    size,
+)
 
 DEFAULT_PROOF = "where_code_lives"
 W, ROW, PAD, RIGHT = 480, 38, 4, 80

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from ._common import attr, esc, group, instrument_root, need, need_rows, primary
+from build_hooks.directives.context import Context
+from build_hooks.series.instruments._common import attr, esc, group, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "type_promotion"
 CATEGORIES = ("bool", "integer", "floating", "complex")

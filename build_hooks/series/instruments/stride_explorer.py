@@ -12,10 +12,9 @@ from __future__ import annotations
 import itertools
 import math
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from ._common import count, esc, instrument_root, need, need_rows, primary
+from build_hooks.directives.context import Context
+from build_hooks.series.instruments._common import count, esc, instrument_root, need, need_rows, primary
 
 DEFAULT_PROOF = "view_ops"
 

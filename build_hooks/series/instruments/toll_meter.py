@@ -7,10 +7,21 @@ reader moves across sizes and reads the cost, the share that is fixed machinery
 
 from __future__ import annotations
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from ._common import count, esc, fmt, group, instrument_root, log_scale, need, need_rows, nice_decades, num, primary
+from build_hooks.directives.context import Context
+from build_hooks.series.instruments._common import (
+    count,
+    esc,
+    fmt,
+    group,
+    instrument_root,
+    log_scale,
+    need,
+    need_rows,
+    nice_decades,
+    num,
+    primary,
+)
 
 DEFAULT_PROOF = "dispatch_cost"
 W, H = 480, 284

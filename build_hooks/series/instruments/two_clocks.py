@@ -8,10 +8,9 @@ the sliver it is where nothing is queued.
 
 from __future__ import annotations
 
-from build_hooks.core.context import Context
 from build_hooks.core.errors import DirectiveError
-
-from ._common import attr, count, esc, fmt, instrument_root, need, need_rows, num, primary
+from build_hooks.directives.context import Context
+from build_hooks.series.instruments._common import attr, count, esc, fmt, instrument_root, need, need_rows, num, primary
 
 DEFAULT_PROOF = "two_clocks"
 MODE_LABELS = {"never": "never read", "end": "read once at the end", "every_step": "read every step"}
@@ -148,7 +147,7 @@ def render(options: dict, ctx: Context) -> str:
     proof_name = options.get("proof") or DEFAULT_PROOF
     record = primary(ctx, proof_name)
     records = ctx.records(proof_name)
-    two = any(k in records for k in ("cuda", "mps")) and record.provenance.get("device_class", "cpu") != "cpu"
+    two = any(k in records for k in ("cuda", "mps")) and record.provenance.device_class != "cpu"
     clocks = need(record.data, "CLOCKS", dict, proof_name)
     reads = _reads(record.data, proof_name)
     steps = record.data.get("STEPS")

@@ -1,0 +1,1 @@
+"""`ldr`: the command line (arguments, reports, the console)."""

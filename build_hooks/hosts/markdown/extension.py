@@ -1,0 +1,123 @@
+"""The Python-Markdown extension: proof directives, inline values, instruments and figures.
+
+Fences are pymdownx.superfences custom fences whose body is YAML (a bare scalar is the main
+argument). Under MkDocs the ``ldr`` plugin registers everything; elsewhere (Zensical,
+ProperDocs, plain Python-Markdown) list the ``ldr`` extension and add :func:`custom_fences`
+to superfences' ``custom_fences`` (README, "Other generators"). Under Zensical the extension
+also does the plugin's page bookkeeping itself (zensical.py).
+
+Inline values: ``{{ proof.NAME.key | format }}`` (``proof@cuda.NAME...`` picks a device).
+
+Trust rules: whatever a proof printed is text (escaped, control characters made visible, never
+read as Markdown); any exception while rendering a directive is an error naming the page and
+the line of that directive (located with markdown-it-py before superfences runs: locate.py);
+a fence refuses options it does not take; a page shows each proof's card once.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as etree
+from pathlib import Path
+
+from markdown import Extension
+from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
+from markdown.util import AtomicString
+
+from build_hooks.config import Layout
+from build_hooks.hosts.markdown import pinref
+
+# The extension's public names (mkdocs.yml and the README refer to them here).
+from build_hooks.hosts.markdown.fences import (  # noqa: F401
+    card_names,
+    custom_fences,
+    fence_format,
+    fence_validator,
+    parse_options,
+)
+from build_hooks.hosts.markdown.state import LdrState, ProofPending  # noqa: F401
+from build_hooks.pages.locate import VALUE
+from build_hooks.render.safe import visible
+
+
+class _SourceLines(Preprocessor):
+    """Runs before superfences sees the text: records where every directive is."""
+
+    def __init__(self, md, state: LdrState):
+        super().__init__(md)
+        self.state = state
+
+    def run(self, lines):
+        self.state.begin_text(lines)
+        return lines
+
+
+def _text(value: str) -> str:
+    """For etree text and attributes: Python-Markdown's serializer escapes ``<`` and ``>`` but
+    leaves ``&`` alone where it starts an entity, so escape every ``&`` first."""
+    return visible(value).replace("&", "&amp;")
+
+
+class _ValuePattern(InlineProcessor):
+    def __init__(self, state: LdrState, md):
+        super().__init__(VALUE.pattern, md)
+        self.state = state
+
+    def handleMatch(self, m, data):
+        state = self.state
+        line = state.value_line(m.group(0))
+        try:
+            text, detail, item = state.value(m)
+            p = item.provenance
+            attrs = {name: _text(value) for name, value in {
+                "class": "ldr-value", "href": state.source_href(item.name),
+                "data-proof": item.name, "data-key": m.group("key"),
+                "data-format": (m.group("fmt") or "").strip(),
+                "title": f"{item.name}: {detail} (torch {p.torch}, {p.device}, {p.measured_at})",
+            }.items()}
+            text = _text(text)
+            el = etree.Element("a", attrs)
+            # Atomic: later inline patterns must not read the value as Markdown or HTML.
+            el.text = AtomicString(text)
+        except Exception as exc:  # noqa: BLE001 - any failure is the page's error, with its line
+            html = state.fail(exc, line, what=f"the value {m.group(0)}")
+            return self.md.htmlStash.store(html), m.start(0), m.end(0)
+        return el, m.start(0), m.end(0)
+
+
+class LdrExtension(Extension):
+    def __init__(self, **kwargs):
+        self.config = {
+            "root": [".", "the project root (holds proofs/, drawings/, pyproject.toml)"],
+            "raise_errors": [True, "raise on bad directives (the MkDocs plugin collects them)"],
+            "proofs_dir": ["proofs", "the proof scripts' folder, relative to root"],
+            "drawings_dir": ["drawings", "the Excalidraw scenes' folder, relative to root"],
+            "results_dir": ["", "the records' folder (default: <proofs_dir>/_results)"],
+            "torch": ["", "the torch pin (default: pyproject.toml, then requirements.txt)"],
+            "docs_dir": ["docs", "the pages' folder, relative to root (MkDocs' docs_dir)"],
+            "widgets": [[], "modules whose DIRECTIVES join the core's (the series': build_hooks.series)"],
+        }
+        self.state: LdrState | None = kwargs.pop("state", None)
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md):
+        if self.state is None:
+            from build_hooks.hosts.zensical.hooks import attach  # under Zensical's renderer: one state per project
+
+            self.state = attach(md, self)
+        if self.state is None:
+            root = Path(self.getConfig("root"))
+            layout = Layout.at(root, self.getConfig("proofs_dir"), self.getConfig("drawings_dir"),
+                               self.getConfig("results_dir") or None, self.getConfig("torch") or None,
+                               docs_dir=self.getConfig("docs_dir") or None)
+            self.state = LdrState(root, raise_errors=self.getConfig("raise_errors"), layout=layout,
+                                  widgets=self.getConfig("widgets") or ())
+        md.ldr_state = self.state
+        md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)
+        md.inlinePatterns.register(_ValuePattern(self.state, md), "ldr_value", 175)
+        # {{ torch.version }}, pytorch: links, no hand-typed pins
+        pinref.register(md, self.state, self.state.registry.fences)
+
+
+def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's entry point name
+    return LdrExtension(**kwargs)

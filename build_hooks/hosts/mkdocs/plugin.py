@@ -1,0 +1,453 @@
+"""The MkDocs plugin: wires build events to the core and nothing more.
+
+* on_startup: note whether this is ``mkdocs serve``;
+* on_config: register the fences with superfences and the ``ldr`` Markdown extension; link the
+  package's own stylesheets (cards, excerpts, values, figures: core/assets.py) on every page;
+* on_pre_build: run the proofs whose records are missing or stale; under ``mkdocs serve``
+  hand them to a background scheduler instead (background.py), so that no request waits on
+  a proof: pages show the last record marked "re-running" (or a "running now" card), and each
+  record written triggers a rebuild;
+* on_files: publish the downloads (downloads.py: ``proofs/*.py``, their helpers, one
+  ``proofs/<name>.ipynb`` notebook per proof, ``drawings/*.excalidraw``) at stable URLs (whatever
+  the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
+* on_env: give the theme's jinja environment jinja's own cache of compiled templates
+  (core/templates.py);
+* on_page_markdown / on_page_content: tell the extension which page it renders, then report
+  what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
+  on the page and logged as warnings, so that the server keeps answering; proof failures are
+  warnings);
+* on_serve: watch proofs/ and drawings/ so that saving one rebuilds;
+* on_shutdown: stop the background scheduler and the proof host (a running proof is killed).
+
+mkdocs.yml also lists the extension and the fences for Zensical (zensical.py): on_config drops
+the listed extension, which this plugin's own instance replaces, and on_files drops the files a
+Zensical build wrote into docs/ (core/publish.py), so that MkDocs publishes its own.
+
+Rebuilding after a background run: the record lands in proofs/_results, which is deliberately
+not watched. MkDocs 1.6's LiveReloadServer has no public "rebuild now" call; its watch callback
+only sets ``_want_rebuild`` under ``_rebuild_cond`` and notifies, and the build loop takes it
+from there (waiting ``build_delay``, then rebuilding and bumping the epoch browsers poll). We
+do exactly that when both attributes exist: no polling delay and no file written. If a later
+MkDocs renames them, we fall back to touching .cache/ldr/serve-rebuild, a file watched for this
+purpose alone (one polling interval slower).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File
+
+from build_hooks.config import Layout, cache_dir
+from build_hooks.core.errors import LdrError
+from build_hooks.core.safefs import UnsafeFile, check_regular
+from build_hooks.hosts.markdown.extension import LdrExtension, LdrState, card_names, custom_fences
+from build_hooks.hosts.mkdocs.log import PluginLog, check_writable, guard_hooks
+from build_hooks.hosts.siteconfig import site_url_problem
+from build_hooks.run.library import Library
+from build_hooks.run.progress import Estimate
+from build_hooks.run.scheduler import Scheduler
+from build_hooks.run.status import store_diagnostics
+from build_hooks.site import assets
+from build_hooks.site.defer import restore
+from build_hooks.site.downloads import for_library
+from build_hooks.site.publish import published
+from build_hooks.site.templates import attach as attach_compiled
+
+log = PluginLog(get_plugin_logger("ldr"))  # escapes messages, counts problems for strict (pluginlog.py)
+ANCHOR = re.compile(r'\sid="([^"]+)"')
+
+
+class LdrConfig(Config):
+    python = c.Optional(c.Type(str))
+    """Interpreter that runs proofs (default: this one; LDR_PYTHON overrides)."""
+    mode = c.Choice(("auto", "fork", "spawn"), default="auto")
+    jobs = c.Optional(c.Type(int))
+    """Cores for proofs marked parallel (default: all)."""
+    run = c.Type(bool, default=True)
+    """Run missing or stale proofs during the build (off: only use the records)."""
+    background = c.Type(bool, default=True)
+    """Under `mkdocs serve`, run them in the background instead of inside the build."""
+    proofs_dir = c.Type(str, default="proofs")
+    """The proof scripts' folder, relative to mkdocs.yml (published at proofs/ whatever its name)."""
+    drawings_dir = c.Type(str, default="drawings")
+    """The Excalidraw scenes' folder, relative to mkdocs.yml (published at drawings/)."""
+    results_dir = c.Optional(c.Type(str))
+    """The result store (default: <proofs_dir>/_results)."""
+    torch = c.Optional(c.Type((str, int, float)))
+    """The torch pin, e.g. "2.14.1" (default: pyproject.toml, then requirements.txt: see core/pin.py)."""
+    widgets = c.ListOfItems(c.Type(str), default=[])
+    """Modules whose DIRECTIVES join the core's fences (this series: build_hooks.series; default:
+    the ldr extension's own ``widgets`` option when mkdocs.yml lists it for Zensical, else none)."""
+    template_cache = c.Type(bool, default=True)
+    """Keep the theme's compiled templates in .cache/ldr/templates (core/templates.py)."""
+
+
+def _say_site_url_problem(config, command: str) -> None:
+    problem = site_url_problem(config.site_url, command)
+    if problem:
+        (log.warning if problem[0] == "warning" else log.info)(problem[1])
+
+
+def _add_assets(config) -> None:
+    """The package's stylesheets first, so that the site's own extra_css overrides them; its scripts last."""
+    sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
+    config.extra_css[:0] = sheets
+    scripts = {str(item) for item in config.extra_javascript}
+    config.extra_javascript.extend(uri for uri in assets.scripts() if uri not in scripts)
+
+
+def _listed_widgets(config) -> list[str]:
+    """The ``widgets`` option of the ldr extension as mkdocs.yml lists it (for Zensical)."""
+    for name in ("build_hooks.hosts.markdown.extension", "ldr"):
+        options = config.mdx_configs.get(name)
+        if isinstance(options, dict) and isinstance(options.get("widgets"), list):
+            return [str(item) for item in options["widgets"]]
+    return []
+
+
+def _add_extensions(config, state: LdrState) -> None:
+    """The Markdown extensions and superfences' fences the pages need, and ldr's own extension."""
+    extensions = config.markdown_extensions
+    for name in ("build_hooks.hosts.markdown.extension", "ldr"):  # listed for Zensical; this instance replaces it
+        if name in extensions:
+            extensions.remove(name)
+            config.mdx_configs.pop(name, None)
+    for name in ("attr_list", "pymdownx.superfences"):
+        if name not in extensions:
+            extensions.append(name)
+    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    taken = {fence.get("name") for fence in fences}
+    fences.extend(f for f in custom_fences(state.registry.widgets) if f["name"] not in taken)
+    extensions.append(LdrExtension(state=state))
+
+
+class LdrPlugin(BasePlugin[LdrConfig]):
+    supports_multiple_instances = False
+
+    def __init__(self):
+        super().__init__()
+        self.serving = False
+        self.scheduler: Scheduler | None = None
+        self.server = None
+        self.trigger: Path | None = None  # the watched file touched to rebuild (fallback only)
+        self._server_lock = threading.Lock()
+        self._rebuild_missed = False
+
+    def load_config(self, options, config_file_path=None):
+        result = super().load_config(options, config_file_path)
+        if not result[0] and self.config.run:
+            # MkDocs loads plugins first, then validates the rest of the config: start the
+            # proof host now if a proof will run, so that it imports torch while MkDocs reads
+            # the theme and extensions. on_pre_build's run waits
+            # for it. The check runs here, not on the thread: a thread that reads the proofs
+            # and records while MkDocs loads would trade the lock with it hundreds of times.
+            root = Path(config_file_path or ".").resolve().parent
+            self._early = _prestart(root, self._library_options())
+        return result
+
+    def _library_options(self) -> tuple:
+        """What the plugin's Library is made of: the interpreter, mode, cores and folders."""
+        mode = None if self.config.mode == "auto" else self.config.mode
+        return (self.config.python, mode, self.config.jobs, self.config.proofs_dir, self.config.drawings_dir,
+                self.config.results_dir, self.config.torch)
+
+    def on_startup(self, *, command, dirty):
+        # Defining on_startup also keeps this object across `mkdocs serve` rebuilds.
+        self.serving = command == "serve"
+        self.command = command
+
+    def on_config(self, config):
+        log.begin()
+        if not self.serving:  # `mkdocs serve` sets site_url to its own address
+            _say_site_url_problem(config, getattr(self, "command", "build"))
+        root = Path(config.config_file_path or ".").resolve().parent
+        early, self._early = getattr(self, "_early", None), None
+        try:
+            # The Library that load_config made to start the host early, if it is this one.
+            made = early[1] if early is not None and early[0] == (root, self._library_options()) else None
+            self.library = made or _library(root, self._library_options())
+            # the pages' folder is known once MkDocs has validated its own config (docs_dir)
+            self.library.layout = replace(self.library.layout, docs=Path(config.docs_dir))
+            self.layout = self.library.layout
+            self.assets = assets.site_assets()
+        except LdrError as exc:
+            raise PluginError(str(exc)) from exc
+        try:
+            self.state = LdrState(root, self.library, raise_errors=False, autorun=False,
+                                  widgets=self.config.widgets or _listed_widgets(config))
+        except LdrError as exc:
+            raise PluginError(str(exc)) from exc
+        _add_assets(config)
+        _add_extensions(config, self.state)
+        return config
+
+    def on_pre_build(self, config):
+        check_writable(config.site_dir)  # a read-only tree fails here, with the fix
+        try:
+            self.state.begin_build()
+        except LdrError as exc:  # e.g. a proof imports a helper that does not exist
+            raise PluginError(str(exc)) from exc
+        self.reported: set[str] = set()
+        self.warned: set[str] = set()  # data-file problems, said once per build
+        self.deferred: dict[str, dict[str, str]] = {}
+        library = self.library  # begin_build() has just refreshed it
+        if not self.config.run:
+            return
+        library.clean_leftovers()  # temporary files of a write killed midway
+        todo = library.plan()
+        if self.serving and self.config.background:
+            self._schedule(todo)
+            return
+        if not todo:
+            return
+        estimate = Estimate.for_run(library, todo)
+        log.info(f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}{estimate.plan_note()}")
+        started = time.perf_counter()
+
+        def done(proof, result, record):
+            estimate.finished(proof.name)
+            outcome = "ok" if result.ok else result.describe()
+            log.info(f"[{estimate.done}/{estimate.count}] {proof.name} on {record.device_class}: {outcome} "
+                     f"({result.wall_s:.2f} s){estimate.left_note()}")
+
+        try:
+            library.run(on_start=lambda proof: estimate.started(proof.name), on_done=done)
+        except LdrError as exc:
+            raise PluginError(str(exc)) from exc
+        log.info(f"proofs done in {time.perf_counter() - started:.2f} s")
+
+    def on_files(self, files, config):
+        mirrored = published(Path(config.docs_dir))  # what a Zensical build wrote into docs/
+        for file in list(files):
+            refused = _refused(file, self.library.root)  # a symlink leaving docs/, a FIFO: neither read nor copied
+            if refused:
+                log.warning(refused)
+            if refused or file.src_uri in mirrored:
+                files.remove(file)
+        # Scripts, the helpers they import, notebooks and drawings (records never: downloads.py):
+        # always these, as Zensical's publish() insists too, since a card's download must be the
+        # file the page's numbers came from; the package's own CSS and fonts: a site file wins.
+        downloads = for_library(self.library)
+        for uri, _source in downloads:
+            theirs = files.get_file_from_path(uri)
+            if theirs is not None:
+                shown = os.path.relpath(theirs.abs_src_path, self.library.root) if theirs.abs_src_path else uri
+                log.warning(f"{shown}: the site publishes {uri} for a proof's card to link, and docs/ has "
+                            "its own file there; the proof's is published; fix: remove or rename the file")
+                files.remove(theirs)
+        for uri, source in [*downloads, *self.assets]:
+            if files.get_file_from_path(uri) is None:  # copied into the site as MkDocs copies any file
+                files.append(File.generated(config, uri, content=source) if isinstance(source, bytes)
+                             else File.generated(config, uri, abs_src_path=str(source)))
+        cards: dict[str, list[tuple[str, str]]] = {}
+        pages = []
+        for file in files.documentation_pages():
+            try:
+                text = file.content_string
+            except UnicodeDecodeError as exc:  # MkDocs would end in a traceback reading it
+                shown = os.path.relpath(file.abs_src_path, self.library.root)
+                raise PluginError(f"{shown}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                                  f"offset {exc.start}); fix: save the page as UTF-8") from None
+            pages.append((file.src_uri, _url(file.url), text))
+            for name in card_names(text, self.state.registry):
+                cards.setdefault(name, []).append((file.src_uri, _url(file.url)))
+        self.state.card_urls = cards
+        self.state.site_pages = pages  # for the proofs index and the exercises
+        return files
+
+    def on_env(self, env, config, files):
+        # MkDocs compiles every theme template again on each build; compile each one once.
+        return attach_compiled(env, self.library.root) if self.config.template_cache else env
+
+    def on_page_markdown(self, markdown, page, config, files):
+        self.state.deferred = {}
+        raw = page.file.content_string.replace("\r\n", "\n")
+        # MkDocs has cut the front matter off: count the lines it took.
+        if markdown and raw.endswith(markdown):
+            offset = raw[: len(raw) - len(markdown)].count("\n")
+        else:
+            start = raw.find(markdown[:200]) if markdown else -1
+            offset = raw[:start].count("\n") if start > 0 else 0
+        self.state.begin_page(page.file.src_uri, _url(page.url), offset)
+        return markdown
+
+    def on_page_content(self, html, page, config, files):
+        diagnostics, self.state.diagnostics = self.state.diagnostics, []
+        errors = [d.message for d in diagnostics if d.level == "error"]
+        if errors and not self.serving:
+            raise PluginError("\n".join(errors))
+        # Under serve the page shows each error in its place (LdrState.fail) and the log warns.
+        self.deferred[page.file.src_uri], self.state.deferred = self.state.deferred or {}, None
+        if page.present_anchor_ids is not None:
+            # Cards and figures are raw HTML that MkDocs' anchor check cannot see.
+            page.present_anchor_ids |= set(ANCHOR.findall(html))
+        for item in diagnostics:
+            if item.proof:
+                self.reported.add(item.proof)
+            (log.info if item.level == "info" else log.warning)(item.message)
+        from build_hooks.series.pagetheme import FLOORS_FILE, decorate_page
+
+        if os.path.lexists(self.library.root / FLOORS_FILE):  # a FIFO or a bad symlink there is reported
+            try:
+                html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
+            except LdrError as exc:  # data/floors.yml cannot be used: no depth meter on this page
+                extra, warnings = {}, [str(exc)] if str(exc) not in self.warned else []
+                self.warned.add(str(exc))
+            page.meta.update(extra)
+            for message in warnings:
+                log.warning(message)
+        return html
+
+    def on_post_page(self, output, page, config):
+        return restore(output, self.deferred.pop(page.file.src_uri, {}))
+
+    def on_post_build(self, config):
+        # Store problems (corrupt records, bad data lines) come from the records themselves, so
+        # every build reports them until they are fixed, not only the build that ran the proof.
+        seen: set[str] = set()
+        for item in [*self.library.diagnostics, *store_diagnostics(self.library)]:
+            if item.message not in seen:
+                seen.add(item.message)
+                (log.warning if item.level == "warning" else log.info)(item.message)
+        self.library.diagnostics.clear()
+        for state in self.library.states():
+            record = state.record
+            if state.proof.name in self.reported or record is None:
+                continue
+            if record.failure is not None or not record.ok:
+                log.warning(f"proof {state.proof.name} ({state.device_class}) failed and no page shows it: "
+                            "run `ldr status` for details")
+        if not log.problems:  # a build that reported nothing keeps what its pages quoted of torch
+            kept = self.state.keep_quotes()
+            if kept is not None:
+                log.info(f"source quotes of torch kept in {self.layout.shown(kept)}")
+        log.check(config.strict)  # strict at any verbosity: MkDocs counts no warning under -q
+
+    def on_serve(self, server, config, builder):
+        self.serving = True  # also under `mkdocs serve --clean`, whose startup says "build"
+        with self._server_lock:
+            self.server = server
+            missed, self._rebuild_missed = self._rebuild_missed, False
+        if not _can_request_rebuild(server):
+            self.trigger = cache_dir(self.library.root) / "serve-rebuild"
+            self.trigger.parent.mkdir(parents=True, exist_ok=True)
+            self.trigger.touch()
+            server.watch(str(self.trigger), recursive=False)
+        if missed:  # a background run ended during the first build
+            self._request_rebuild()
+        for path in (self.layout.proofs, self.layout.drawings):
+            if path.is_dir():
+                # Not recursive: records written to proofs/_results must not trigger a rebuild.
+                server.watch(str(path), recursive=False)
+        if self.config.run:
+            # Import torch once in the background, so that the first proof saved is quick.
+            threading.Thread(target=self._warm, name="ldr-warm-host", daemon=True).start()
+        return server
+
+    def _warm(self) -> None:
+        try:
+            self.library.runner().start()
+        except Exception as exc:  # the next run reports it where the author looks
+            log.debug(f"could not warm the proof host: {exc}")
+
+    def on_shutdown(self):
+        if self.scheduler is not None:
+            self.scheduler.stop()
+            self.scheduler = None
+        if self.serving and getattr(self, "library", None) is not None:
+            self.library.close()
+
+    # -- background proofs (mkdocs serve) -------------------------------------------------
+    def _schedule(self, todo) -> None:
+        if self.scheduler is None:
+            library = Library(self.library.root, self.library.python, self.library.mode, self.library.slots,
+                              layout=self.layout)
+            self.scheduler = Scheduler(library, on_change=self._request_rebuild, report=_report)
+        self.scheduler.submit(todo)
+        self.state.rerunning = self.scheduler.pending()
+
+    def _request_rebuild(self) -> None:
+        """From the scheduler's thread: rebuild now, as a watched file's change would."""
+        with self._server_lock:
+            server = self.server
+            if server is None:
+                self._rebuild_missed = True
+                return
+        if _can_request_rebuild(server):
+            with server._rebuild_cond:
+                server._want_rebuild = True
+                server._rebuild_cond.notify_all()
+        elif self.trigger is not None:
+            self.trigger.touch()
+
+
+guard_hooks(LdrPlugin)  # an OSError in a hook is one error naming the path and the fix
+
+
+def _library(root: Path, options: tuple) -> Library:
+    python, mode, jobs, proofs_dir, drawings_dir, results_dir, torch = options
+    layout = Layout.at(root, proofs_dir, drawings_dir, results_dir, torch)
+    return Library(root, python, mode, jobs, layout=layout)
+
+
+def _prestart(root: Path, options: tuple) -> tuple | None:
+    """Start the shared proof host, on a thread, if this build has a proof to run; any problem
+    is left for the build itself to report, where it names the fix. Returns ``((root,
+    options), library)`` for on_config to use, or None."""
+    try:
+        library = _library(root, options)
+        if not library.plan():
+            return (root, options), library
+        runner = library.runner()
+    except Exception as exc:  # noqa: BLE001
+        log.debug(f"the proof host was not started early: {exc}")
+        return None
+
+    def start() -> None:
+        try:
+            runner.start()
+        except Exception as exc:  # noqa: BLE001
+            log.debug(f"the proof host was not started early: {exc}")
+
+    threading.Thread(target=start, name="ldr-prestart", daemon=True).start()
+    return (root, options), library
+
+
+def _refused(file, root: Path) -> str | None:
+    """Why a file of the site's own folders (docs/, the theme's) is neither read nor published
+    (core/safefs.py: a symlink leaving its folder, a FIFO, a device, a socket), or None."""
+    if not file.src_dir or not file.abs_src_path:
+        return None
+    try:
+        check_regular(Path(file.abs_src_path), inside=Path(file.src_dir))
+    except UnsafeFile as exc:
+        path = Path(file.abs_src_path)
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        return f"{shown} is {exc.what}: the build neither reads nor publishes it; fix: {exc.fix}"
+    except OSError:  # gone meanwhile: MkDocs says so
+        return None
+    return None
+
+
+def _can_request_rebuild(server) -> bool:
+    return hasattr(server, "_rebuild_cond") and hasattr(server, "_want_rebuild")
+
+
+def _report(level: str, message: str) -> None:
+    """The scheduler's messages, from its thread, at their own level."""
+    {"info": log.info, "warning": log.warning}.get(level, log.error)(message)
+
+
+def _url(url: str) -> str:
+    """MkDocs names the home page both "" and "./"; use one spelling."""
+    return "" if url in ("", "./", ".") else url

@@ -1,0 +1,1 @@
+"""Zensical: the same site as `mkdocs build`, without the MkDocs plugin."""

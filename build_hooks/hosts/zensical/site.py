@@ -1,0 +1,312 @@
+"""Zensical: the same site as ``mkdocs build``, without the MkDocs plugin.
+
+Zensical (0.0.73) reads ``mkdocs.yml`` and converts each page with Python-Markdown, but runs
+no MkDocs plugin. What the plugin does, and how it is done here instead:
+
+* Before the build (the plugin's ``on_pre_build`` and ``on_files``): ``mkdocs.yml`` sets
+  ``watch: !!python/object/apply:build_hooks.hosts.zensical.site.prepare []``. Zensical evaluates
+  it while it loads the config, before it lists ``docs/``: :func:`prepare` runs the stale proofs,
+  writes the downloads into ``docs/`` (``core/publish.py``, into folders git ignores) and returns
+  what Zensical must watch (``proofs/``, ``drawings/``, ``data/``, ``pyproject.toml``): any
+  change there re-renders every page, on the next ``zensical build`` and under
+  ``zensical serve`` (which loads the config again first, so :func:`prepare` runs again).
+  Zensical compares watched files by whole-second times, so :func:`prepare` also leaves a file
+  named by a digest of those inputs in ``docs/.ldr-inputs/``: an edit in the same second shows.
+  Under MkDocs it does nothing and returns ``[]``: the plugin watches those folders itself.
+* Per page (``on_page_markdown``): Zensical makes a new ``Markdown`` for every page, so the ldr
+  extension asks ``zensical_hooks.attach`` for the project's one :class:`Session`, which reads the page
+  being rendered from Zensical's rendering context (``zensical.extensions.context``).
+* After the page (``on_page_content``): the depth meter goes to ``page.meta`` and the page's
+  warnings are printed.
+* Errors: ``zensical build`` stops at the first page with a directive error, naming each one
+  with its line (and under ``--strict`` at a warning too); ``zensical serve`` shows it on the
+  page, in place, and prints it, because an exception would end the server.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import posixpath
+import sys
+from pathlib import Path
+
+from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.core.textsafe import printable
+from build_hooks.hosts.siteconfig import layout_for
+from build_hooks.hosts.zensical.pages import card_pages, front_matter_lines, site_pages
+from build_hooks.run.library import Diagnostic, Library
+from build_hooks.run.status import store_diagnostics
+from build_hooks.site.assets import site_assets
+from build_hooks.site.downloads import for_library
+from build_hooks.site.publish import Entry, publish
+
+WATCH = ("proofs", "drawings", "data", "pyproject.toml")
+"""What the pages are made from, outside docs/ and the theme (which Zensical watches itself)."""
+MARKS = ".ldr-inputs"
+"""In docs/ (not .cache/, which ``--clean`` empties after the config is read): one empty file
+named by a digest of those inputs (:meth:`Session.mark_inputs`). Dot files are not published."""
+
+
+# -- the host -------------------------------------------------------------------------------
+def running() -> bool:
+    """True inside a Zensical process (its config loader and renderer)."""
+    return "zensical.config" in sys.modules
+
+
+def _cli_args() -> tuple[str | None, dict[str, object]]:
+    """Zensical's command (``build`` or ``serve``) and the options that matter here, from its
+    command line: the renderer runs on a thread of Zensical's runtime, outside click's context."""
+    args = sys.argv[1:]
+    command = args[0] if args and not args[0].startswith("-") else None
+    options: dict[str, object] = {"strict": False, "config_file": None}
+    rest = iter(args[1:] if command else args)
+    for arg in rest:
+        if arg in ("-f", "--config-file"):
+            options["config_file"] = next(rest, None)
+        elif arg.startswith("--config-file="):
+            options["config_file"] = arg.split("=", 1)[1]
+        elif arg in ("-a", "--dev-addr"):
+            next(rest, None)
+        elif arg == "--strict" or (arg.startswith("-") and not arg.startswith("--") and "s" in arg[1:]):
+            options["strict"] = True
+    return command, options
+
+
+def _config_root() -> Path:
+    config_file = _cli_args()[1]["config_file"]
+    return Path(str(config_file)).resolve().parent if config_file else Path.cwd().resolve()
+
+
+def _say(level: str, message: str) -> None:
+    prefix = {"error": "Error: ldr: ", "warning": "Warning: ldr: "}.get(level, "ldr: ")
+    print(prefix + printable(message).replace("\n", "\n  "), file=sys.stderr, flush=True)
+
+
+# -- publishing -----------------------------------------------------------------------------
+def site_files(library: Library) -> list[Entry]:
+    """Every file the site offers beside its pages, as ``(uri, file or bytes)``, as the plugin's
+    ``on_files`` publishes them: the downloads (scripts, the helpers they import, notebooks,
+    drawings) and the package's own stylesheets and fonts."""
+    return [*for_library(library), *site_assets()]
+
+
+# -- the session: one per project and process ------------------------------------------------
+class Session:
+    """What the plugin keeps across a build: the library, the extension's state, what was said."""
+
+    def __init__(self, root: Path):
+        from build_hooks.hosts.markdown.state import LdrState
+
+        self.root = Path(root).resolve()
+        command, options = _cli_args()
+        self.serving = command == "serve"
+        self.strict = bool(options["strict"]) and not self.serving
+        # The plugin's folder and pin options, read from mkdocs.yml as `ldr` reads them.
+        self.library = Library(self.root, layout=layout_for(self.root))
+        self.run = os.environ.get("LDR_RUN", "true").strip().lower() not in ("false", "no", "off", "0")
+        # Errors are collected, as under the plugin: end_page() raises them when building.
+        # Until prepare() runs, a stale proof runs when a page first quotes it (no `watch:` call).
+        self.state = LdrState(self.root, self.library, raise_errors=False, autorun=self.run)
+        self.prepared = False
+        self.inputs: tuple | None = None  # what begin_build last saw
+        self.said: set[str] = set()
+        atexit.register(self.library.close)  # the proof host ends with Zensical
+
+    # -- before the build ---------------------------------------------------------------
+    def prepare(self, docs_dir: Path) -> None:
+        """The plugin's on_pre_build and on_files: run what is stale, publish the downloads."""
+        self.begin_build()
+        library = self.library
+        library.clean_leftovers()
+        todo = library.plan() if self.run else []  # LDR_RUN=false: the committed records only
+        if todo:
+            _say("info", f"running {len(todo)} proof(s): {', '.join(p.name for p in todo)}")
+
+            def done(proof, result, record):
+                outcome = "ok" if result.ok else result.describe()
+                _say("info", f"{proof.name} on {record.device_class}: {outcome} ({result.wall_s:.2f} s)")
+
+            library.run(on_done=done)
+            self.begin_build()
+        self.publish(docs_dir)  # first: what it refuses to publish joins the diagnostics said next
+        for item in [*library.diagnostics, *store_diagnostics(library)]:
+            self.say(item)
+        library.diagnostics.clear()
+        self.inputs = self.fingerprint()
+        self.mark_inputs(docs_dir)
+        self.prepared, self.state.autorun = True, False
+
+    def mark_inputs(self, docs_dir: Path) -> None:
+        """Leave one empty file, named by a digest of the inputs, in :data:`MARKS` (watched).
+        Zensical lists watched files with whole-second times, so an edit in the same second as the
+        last build would look unchanged to it and re-render nothing; a new name is always seen."""
+        assert self.inputs is not None  # prepare() takes the fingerprint just before
+        digest = hashlib.sha256(repr([item for item in self.inputs if not item[0].endswith(".md")])
+                                .encode()).hexdigest()[:16]
+        folder = docs_dir / MARKS
+        if os.path.islink(folder) or os.path.lexists(folder) and not folder.is_dir():
+            os.unlink(folder)  # a symlink to a folder outside docs/ would have its files removed below
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.iterdir():
+            if old.name != digest and (old.is_symlink() or not old.is_dir()):
+                old.unlink(missing_ok=True)
+        if not os.path.lexists(folder / digest):  # as it is: touching it would start another reload
+            (folder / digest).touch()
+
+    def publish(self, docs_dir: Path) -> None:
+        try:
+            publish(self.root, docs_dir, site_files(self.library))
+        except LdrError as exc:
+            if not self.serving:
+                raise
+            _say("warning", str(exc))  # an exception would end `zensical serve`
+
+    # -- per build and per page -------------------------------------------------------------
+    def fingerprint(self) -> tuple:
+        """Sizes and times of what pages are made from: when it moves, a new build began (under
+        ``zensical serve`` a page edit re-renders that page alone, with no config load)."""
+        layout = self.library.layout
+        seen: list[tuple[str, int, int] | tuple[str, int]] = []  # (path, mtime, size); the pin file's has no size
+        for folder, pattern in ((layout.proofs, "*.py"), (layout.results, "*.json"),
+                                (layout.drawings, "*"), (_docs_dir(self.root), "**/*.md")):
+            for path in sorted(folder.glob(pattern)):
+                stat = path.stat()
+                seen.append((str(path), stat.st_mtime_ns, stat.st_size))
+        pin = self.root / "pyproject.toml"
+        if pin.is_file():
+            seen.append((str(pin), pin.stat().st_mtime_ns))
+        return tuple(seen)
+
+    def begin_build(self) -> None:
+        self.state.begin_build()
+        pages = site_pages(_docs_dir(self.root), _directory_urls())
+        self.state.card_urls = card_pages(pages, self.state.registry)
+        self.state.site_pages = pages  # as the plugin sets them (the proofs index reads them)
+        self.said.clear()
+
+    def begin_page(self, page, lines: list[str]) -> None:
+        inputs = self.fingerprint()
+        if inputs != self.inputs:
+            self.begin_build()
+            self.inputs = inputs
+        if not self.prepared:  # the config has no `watch:` call: publish for the next build
+            self.prepared = True
+            self.publish(_docs_dir(self.root))
+            _say("warning", "the downloads are published for the next build only: set `watch: "
+                 "!!python/object/apply:build_hooks.hosts.zensical.site.prepare []` in mkdocs.yml "
+                 "(README, Zensical)")
+        state = self.state
+        state.diagnostics = []
+        state.deferred = None  # no post-page step: bulky HTML stays where it is
+        source = page.path.replace(os.sep, "/")
+        # Zensical reads every relative link in a page, raw HTML too, as relative to the page's
+        # source file and rewrites it for the page's URL; so links are made from the source's
+        # folder, as if it were the page's URL ("drift/x.md" -> "drift/"), and Zensical does the rest.
+        folder = posixpath.dirname(source)
+        state.begin_page(source, f"{folder}/" if folder else "",
+                         front_matter_lines(_docs_dir(self.root) / source, lines))
+
+    def end_page(self, html: str, page) -> str:
+        state = self.state
+        floors = self.root / _floors_file()
+        if floors.is_file():
+            from build_hooks.series.pagetheme import decorate_page
+
+            try:
+                html, extra, warnings = decorate_page(html, root=self.root, page_path=state.page or "")
+            except DirectiveError as exc:
+                html, extra, warnings = html, {}, [str(exc)]
+            page.meta.update(extra)
+            state.diagnostics += [Diagnostic("warning", message, page=state.page) for message in warnings]
+        found, state.diagnostics = state.diagnostics, []
+        errors = [item.message for item in found if item.level == "error"]
+        if errors and not self.serving:  # the build stops here, as `mkdocs build` does
+            for message in errors:  # plainly, before Zensical's traceback
+                _say("error", message)
+            raise LdrError("\n".join(errors))
+        for item in found:
+            self.say(item)
+        warnings = [item.message for item in found if item.level == "warning"]
+        if self.strict and warnings:
+            raise LdrError("aborted by --strict:\n" + "\n".join(warnings))
+        return html
+
+    def say(self, item: Diagnostic) -> None:
+        if item.message in self.said:
+            return
+        self.said.add(item.message)
+        # Under serve a directive error is on the page; the log says it as a warning.
+        _say("warning" if item.level == "error" else item.level, item.message)
+
+
+_SESSIONS: dict[Path, Session] = {}
+
+
+def session_for(root: Path) -> Session:
+    root = Path(root).resolve()
+    if root not in _SESSIONS:
+        _SESSIONS[root] = Session(root)
+    return _SESSIONS[root]
+
+
+def prepare(root: str | None = None, docs_dir: str = "docs") -> list[str]:
+    """``watch:`` in mkdocs.yml: under Zensical, prepare the build and return what to watch;
+    under MkDocs, ``[]`` (the plugin does both). ``root`` defaults to the config file's folder;
+    give ``docs_dir`` (``{kwds: {docs_dir: ...}}``) when the config's is not ``docs``."""
+    if not running():
+        return []
+    base = _config_root()
+    project = (base / root).resolve() if root else base
+    try:
+        session_for(project).prepare(project / docs_dir)
+    except LdrError as exc:
+        if _cli_args()[0] != "serve":
+            raise
+        _say("warning", str(exc))  # an exception here would end `zensical serve`
+    return watched(project, docs_dir)
+
+
+def watched(project: Path, docs_dir: str = "docs") -> list[str]:
+    """What Zensical must watch, relative to the project: the proofs with their records, the
+    drawings (wherever the plugin's folder options put them), data/ and pyproject.toml."""
+    session = _SESSIONS.get(Path(project).resolve())
+    found = []
+    if session is not None:
+        layout = session.library.layout
+        found = [layout.proofs, layout.results, layout.drawings]
+    found += [Path(project) / name for name in WATCH] + [Path(project) / docs_dir / MARKS]
+    out: list[str] = []
+    for path in found:
+        if path.exists() and path.is_relative_to(project):
+            name = path.relative_to(project).as_posix()
+            if name not in out and not any(name.startswith(f"{other}/") for other in out):
+                out.append(name)
+    return out
+
+
+# -- small helpers ------------------------------------------------------------------------------
+def _zensical_config() -> dict:
+    try:
+        from zensical.config import get_config
+
+        return get_config() or {}
+    except Exception:  # noqa: BLE001 - before Zensical has parsed its config (prepare)
+        return {}
+
+
+def _docs_dir(root: Path) -> Path:
+    config = _zensical_config()
+    docs = config.get("docs_dir") or "docs"
+    return (Path(config.get("root_dir") or root) / docs).resolve()
+
+
+def _directory_urls() -> bool:
+    return bool(_zensical_config().get("use_directory_urls", True))
+
+
+def _floors_file() -> Path:
+    from build_hooks.series.pagetheme import FLOORS_FILE
+
+    return FLOORS_FILE

@@ -1,0 +1,340 @@
+"""Finding proofs: ``proofs/*.py`` scripts, their docstring and their ``PROOF`` options.
+
+A proof declares options as a literal dict, read with ``ast`` and never imported::
+
+    PROOF = {"timeout": 60, "accelerator": "prefer", "parallel": False}
+
+A proof may import local helpers, sibling ``proofs/_*.py`` modules (``from _common import
+timer``). They are found with ``ast`` too (recursively through helpers) and their hashes are
+part of the proof's freshness; each is re-hashed whenever its own file changes.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import json
+import re
+import sys
+import tokenize
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+
+from build_hooks.core.cache import TextCache, file_stamp, key_of
+from build_hooks.core.errors import LdrError
+from build_hooks.core.safefs import UnsafeFile, check_regular, read_bytes
+
+NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+ACCELERATOR_MODES = ("none", "prefer", "require")
+DEFAULT_TIMEOUT = 120.0
+MAX_TIMEOUT = 86_400
+DEFAULT_OUTPUT_CAP = 1 << 20
+OPTION_TYPES = {
+    "timeout": (int, float),
+    "accelerator": (str,),
+    "parallel": (bool,),
+    "output_cap": (int,),
+    "allow_unmeasured": (bool,),
+    "tolerance": (int, float, dict),  # noise allowance for `ldr drift`: see noise.py
+}
+
+
+@dataclass(frozen=True)
+class Proof:
+    name: str
+    path: Path
+    sha256: str
+    title: str
+    purpose: str
+    timeout: float = DEFAULT_TIMEOUT
+    accelerator: str = "none"
+    parallel: bool = False
+    output_cap: int = DEFAULT_OUTPUT_CAP
+    allow_unmeasured: bool = False
+    problems: tuple[str, ...] = field(default=())
+    imports: tuple[tuple[str, int, str], ...] = field(default=())  # (helper module, line, text)
+    helpers: tuple[tuple[str, str], ...] = field(default=())  # (file name, sha256), sorted
+
+    @property
+    def helper_hashes(self) -> dict[str, str]:
+        return dict(self.helpers)
+
+    @property
+    def source(self) -> str:
+        return read_script(self.path).decode("utf-8", errors="replace")
+
+
+def script_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_script(path: Path) -> bytes:
+    """A proof's or helper's bytes: only a regular file inside its own folder (core/safefs.py:
+    a symlink leaving ``proofs/``, a FIFO or a device raises UnsafeFile, naming it and the fix)."""
+    return read_bytes(path, inside=Path(path).parent, limit="script")
+
+
+def _docstring(tree: ast.Module, stem: str) -> tuple[str, str]:
+    doc = ast.get_docstring(tree) or ""
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", doc.strip()) if p.strip()]
+    title = paragraphs[0].rstrip(".") if paragraphs else stem.replace("_", " ").capitalize()
+    purpose = paragraphs[1] if len(paragraphs) > 1 else ""
+    return title, purpose
+
+
+def _options(tree: ast.Module, path: Path) -> dict:
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if not (isinstance(target, ast.Name) and target.id == "PROOF"):
+            continue
+        where = f"{path}:{node.lineno}"
+        try:
+            value = ast.literal_eval(node.value)
+        except ValueError:
+            raise LdrError(
+                f"{where}: PROOF must be a literal dict without names or calls, not "
+                f"{ast.unparse(node.value)}; fix: write it like "
+                'PROOF = {"timeout": 60, "parallel": False}'
+            ) from None
+        if not isinstance(value, dict):
+            raise LdrError(f"{where}: PROOF must be a dict, not {type(value).__name__}")
+        for key, item in value.items():
+            if key not in OPTION_TYPES:
+                raise LdrError(
+                    f"{where}: unknown PROOF option {key!r}; known options: "
+                    f"{', '.join(OPTION_TYPES)}"
+                )
+            if not isinstance(item, OPTION_TYPES[key]) or (bool not in OPTION_TYPES[key] and isinstance(item, bool)):
+                kinds = " or ".join(t.__name__ for t in OPTION_TYPES[key])
+                raise LdrError(f"{where}: PROOF option {key!r} must be {kinds}, not {item!r}")
+        if value.get("accelerator", "none") not in ACCELERATOR_MODES:
+            raise LdrError(
+                f"{where}: PROOF accelerator must be one of {', '.join(ACCELERATOR_MODES)}, "
+                f"not {value['accelerator']!r}"
+            )
+        if "timeout" in value and not 0 < value["timeout"] <= MAX_TIMEOUT:  # 1e999 is inf, 1e300 overflows a clock
+            raise LdrError(f"{where}: PROOF timeout must be a positive number of seconds, at most "
+                           f"{MAX_TIMEOUT:,} (a day), not {value['timeout']!r}")
+        if "output_cap" in value and value["output_cap"] < 1024:
+            raise LdrError(f"{where}: PROOF output_cap must be at least 1024 bytes")
+        return value
+    return {}
+
+
+def _local_imports(tree: ast.Module, lines: list[str]) -> tuple[tuple[str, int, str], ...]:
+    """``import _x`` / ``from _x import y`` anywhere in the module, for a name that is not a
+    standard-library module (``_thread``, ``_ctypes``...): those are local helpers."""
+    found = []
+    for node in _statements(tree.body):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            if top.startswith("_") and top not in sys.stdlib_module_names and top != "__future__":
+                text = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else name
+                found.append((top, node.lineno, text))
+    return tuple(sorted(set(found), key=lambda item: item[1]))
+
+
+def _statements(body: list):
+    """Every statement, nested ones too (imports are statements): a walk that skips the
+    expressions, most of a module's nodes."""
+    for node in body:
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, name, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+
+
+_SEEN: dict[str, tuple[tuple[int, int, int], Proof]] = {}
+_HELPERS: dict[str, tuple[tuple[int, int, int] | None, str, tuple[tuple[str, int, str], ...]]] = {}
+
+
+def _helper(path: Path) -> tuple[str, tuple[tuple[str, int, str], ...]]:
+    """A helper's sha256 and its own local imports, parsed again only when it changes."""
+    stamp = file_stamp(path)
+    seen = _HELPERS.get(str(path))
+    if seen is not None and seen[0] == stamp:
+        return seen[1], seen[2]
+    raw = read_script(path)
+    try:
+        imports = _local_imports(ast.parse(raw, filename=str(path)),
+                                 raw.decode("utf-8", "replace").splitlines())
+    except SyntaxError:
+        imports = ()  # the proof's run fails and reports the traceback
+    digest = script_hash(raw)
+    _HELPERS[str(path)] = (stamp, digest, imports)
+    return digest, imports
+
+
+def _resolve_helpers(proof: Proof) -> Proof:
+    """The proof with the hashes of every helper it imports, directly or through helpers."""
+    folder = proof.path.parent
+    hashes: dict[str, str] = {}
+    pending = [(proof.path, item) for item in proof.imports]
+    while pending:
+        importer, (module, line, text) = pending.pop(0)
+        name = f"{module}.py"
+        if name in hashes:
+            continue
+        path = folder / name
+        try:
+            check_regular(path, inside=folder)
+        except UnsafeFile as exc:
+            raise LdrError(
+                f"proofs/{importer.name}:{line}: `{text}` imports the local helper {module}, but "
+                f"proofs/{name} is {exc.what}: it is neither read, run nor published; fix: "
+                f"{exc.fix} (proof {proof.name})"
+            ) from None
+        except OSError:
+            raise LdrError(
+                f"proofs/{importer.name}:{line}: `{text}` imports the local helper {module}, but "
+                f"there is no proofs/{name}; fix: add proofs/{name} beside the proof (helpers "
+                f"are proofs/_*.py modules), or remove the import (proof {proof.name})"
+            ) from None
+        hashes[name], more = _helper(path)
+        pending.extend((path, item) for item in more)
+    helpers = tuple(sorted(hashes.items()))
+    return proof if helpers == proof.helpers else replace(proof, helpers=helpers)
+
+
+def load_proof(path: Path) -> Proof:
+    """The proof in ``path``; unchanged files (same mtime, size and inode) are not read again
+    in this process, but the helpers it imports are checked (and re-hashed when they changed)
+    every time."""
+    path = Path(path)
+    stamp = file_stamp(path)
+    if stamp is None:
+        raise LdrError(f"{path}: the proof cannot be read; fix: check that the file exists and is readable")
+    seen = _SEEN.get(str(path))
+    if seen is None or seen[0] != stamp:
+        seen = (stamp, _parse(path))
+    proof = _resolve_helpers(seen[1]) if seen[1].imports else seen[1]
+    _SEEN[str(path)] = (stamp, proof)
+    return proof
+
+
+@lru_cache(maxsize=1)
+def _fingerprint() -> str:
+    """This module's own hash: a change to how proofs are read invalidates every cached read."""
+    return script_hash(Path(__file__).read_bytes())[:16]
+
+
+def _parse(path: Path) -> Proof:
+    """A proof read from its file; what the ``ast`` parse found is cached by the file's hash
+    (``.cache/ldr/discovery``), so a fresh build parses only proofs that changed."""
+    return _parse_bytes(path, read_script(path))
+
+
+def _parse_bytes(path: Path, raw: bytes) -> Proof:
+    stem = path.stem
+    cache = TextCache.for_project(path.parent.parent, "discovery", ".json")
+    key = key_of(script_hash(raw), stem, _fingerprint())
+    hit = cache.get(key)
+    if hit is not None:
+        try:
+            fields = json.loads(hit)
+            fields["imports"] = tuple(tuple(item) for item in fields["imports"])
+            return Proof(name=stem, path=path, sha256=script_hash(raw), **fields)
+        except (ValueError, KeyError, TypeError):
+            pass  # a foreign or torn entry: parse again and rewrite it
+    proof = _parse_source(path, raw, stem)
+    if not proof.problems:
+        cache.put(key, json.dumps({
+            "title": proof.title, "purpose": proof.purpose, "timeout": proof.timeout,
+            "accelerator": proof.accelerator, "parallel": proof.parallel, "output_cap": proof.output_cap,
+            "allow_unmeasured": proof.allow_unmeasured, "imports": proof.imports}))
+    return proof
+
+
+def _check_utf8(path: Path, raw: bytes) -> None:
+    """A proof is shown on its page and published as a notebook as UTF-8 text: one in another
+    encoding (a coding line naming latin-1, say, which Python honours) is an error naming it."""
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(raw).readline)[0]
+    except SyntaxError:
+        return  # an unknown coding line: ast reports it, as a syntax error of the proof
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        where = f"{path}:{line}: not UTF-8 text (byte {raw[exc.start]:#04x})"
+    else:
+        if encoding in ("utf-8", "utf-8-sig"):
+            return
+        where = f"{path}: its coding line names {encoding}"
+    raise LdrError(f"{where}; a proof is shown and published as UTF-8 text; fix: save it as UTF-8 "
+                   "and remove any coding line that names another encoding")
+
+
+def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
+    _check_utf8(path, raw)
+    try:
+        tree = ast.parse(raw, filename=str(path))
+    except SyntaxError as exc:
+        # The run will fail and report the traceback; discovery still lists it.
+        return Proof(stem, path, script_hash(raw), stem.replace("_", " ").capitalize(), "",
+                     problems=(f"{path}:{exc.lineno}: syntax error: {exc.msg}",))
+    title, purpose = _docstring(tree, stem)
+    options = _options(tree, path)
+    lines = raw.decode("utf-8", errors="replace").splitlines()
+    return Proof(
+        name=stem,
+        path=path,
+        sha256=script_hash(raw),
+        title=title,
+        purpose=purpose,
+        timeout=float(options.get("timeout", DEFAULT_TIMEOUT)),
+        accelerator=options.get("accelerator", "none"),
+        parallel=bool(options.get("parallel", False)),
+        output_cap=int(options.get("output_cap", DEFAULT_OUTPUT_CAP)),
+        allow_unmeasured=bool(options.get("allow_unmeasured", False)),
+        imports=_local_imports(tree, lines),
+    )
+
+
+def discover(proofs_dir: Path) -> dict[str, Proof]:
+    """Every proof under ``proofs_dir`` (files starting with ``_`` are not proofs)."""
+    proofs: dict[str, Proof] = {}
+    if not Path(proofs_dir).is_dir():
+        return proofs
+    for path in sorted(Path(proofs_dir).glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        if not NAME.match(path.stem):
+            raise LdrError(
+                f"{path}: a proof name must be lowercase letters, digits and underscores "
+                "(it becomes an anchor and a Python identifier); rename the file"
+            )
+        try:
+            check_regular(path, inside=proofs_dir)
+        except UnsafeFile:
+            continue  # not a proof (never read nor run): downloads.py names it and the fix, as a build warning
+        except OSError:
+            pass  # load_proof says it cannot be read
+        proofs[path.stem] = load_proof(path)
+    return proofs
+
+
+def helper_changes(recorded: dict[str, str], today: dict[str, str]) -> list[tuple[str, str]]:
+    """(helper file, how it differs) between the helper hashes a record holds and today's:
+    ``"new"`` (imported today, not when recorded), ``"gone"`` (no longer imported) or
+    ``"changed"`` (another SHA-256), by name."""
+    out = []
+    for name in sorted(set(recorded) | set(today)):
+        if name not in recorded:
+            out.append((name, "new"))
+        elif name not in today:
+            out.append((name, "gone"))
+        elif recorded[name] != today[name]:
+            out.append((name, "changed"))
+    return out

@@ -1,0 +1,150 @@
+"""The pinned torch version: one per project, read from the first place that names it.
+
+Precedence (the first that pins torch wins; the later ones are not read):
+
+1. the ``torch`` option of the site's configuration (the MkDocs plugin's ``torch: "2.14.1"``,
+   or the Markdown extension's), passed in as ``configured``;
+2. ``pyproject.toml`` beside the site: an exact ``torch==X`` in ``[project].dependencies``;
+3. ``requirements.txt`` beside the site: an exact ``torch==X`` line.
+
+A requirement is read as PEP 508 (``packaging``): the name is compared canonically (``Torch``),
+extras (``torch[opt-einsum]``) and markers are allowed, and the pin is the one ``==`` specifier
+(not ``==2.*``). In requirements.txt, comments, ``-r``/``-c``/option lines, line continuations
+and per-requirement options (pip-compile's ``--hash=...``) are skipped.
+
+A pyproject.toml that does not parse is an error, not a file to skip (it would hide its pin);
+one that exists but pins no torch passes the question on. When none pins it the error names
+every place it looked and what it found there.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from build_hooks.core.errors import PinError
+from build_hooks.core.safefs import UnsafeFile, read_text
+
+_VERSION = r"[0-9][0-9A-Za-z.+!-]*"
+_OPTIONS = re.compile(r"\s+--?[A-Za-z].*$")
+_COMMENT = re.compile(r"(^|\s)#.*$")
+_BARE = re.compile(rf"^\s*(?:torch\s*==\s*)?({_VERSION})\s*$")
+OPTION = "the `torch` option"
+FILES = ("pyproject.toml", "requirements.txt")
+
+
+@dataclass(frozen=True)
+class Pin:
+    version: str
+    source: str
+    """Where it came from: ``the `torch` option``, or the path of the file."""
+
+
+def _exact_torch(line: str) -> str | None:
+    """The version of an exact torch pin in one PEP 508 requirement, else None."""
+    try:
+        req = Requirement(line.strip())
+    except InvalidRequirement:
+        return None
+    if canonicalize_name(req.name) != "torch" or req.url:
+        return None
+    specs = list(req.specifier)
+    if len(specs) != 1 or specs[0].operator != "==" or specs[0].version.endswith("*"):
+        return None
+    return specs[0].version
+
+
+def _requirement_lines(text: str) -> list[str]:
+    """requirements.txt's requirements: continuations joined, comments/options/-r/-c dropped."""
+    lines: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        line = _COMMENT.sub("", raw)
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        line, pending = pending + line, ""
+        line = _OPTIONS.sub("", line).strip()
+        if line and not line.startswith("-"):
+            lines.append(line)
+    return lines
+
+
+@lru_cache(maxsize=16)
+def _read_pyproject(path: Path, mtime_ns: int) -> str | None:
+    try:
+        doc = tomllib.loads(read_text(path, limit="data"))
+    except (OSError, UnsafeFile, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
+    deps = doc.get("project", {}).get("dependencies", [])
+    for dep in deps if isinstance(deps, list) else []:
+        version = _exact_torch(dep) if isinstance(dep, str) else None
+        if version is not None:
+            return version
+    return None
+
+
+@lru_cache(maxsize=16)
+def _read_requirements(path: Path, mtime_ns: int) -> str | None:
+    try:
+        text = read_text(path, limit="data")
+    except (OSError, UnsafeFile, UnicodeDecodeError) as exc:
+        raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
+    for line in _requirement_lines(text):
+        version = _exact_torch(line)
+        if version is not None:
+            return version
+    return None
+
+
+def _configured(value: object) -> str:
+    match = _BARE.match(value) if isinstance(value, str) else None
+    if not match:
+        raise PinError(f"{OPTION} is {value!r}, not a torch version; fix: write the exact version, "
+                       'e.g. torch: "2.14.1" (quoted, so that YAML keeps it text)')
+    return match.group(1)
+
+
+def find_pin(root: Path, configured: object = None) -> Pin:
+    """The pin for the project at ``root``, and where it was found (see the module docstring)."""
+    if configured is not None and configured != "":
+        return Pin(_configured(configured), OPTION)
+    looked = [f"{OPTION}: not set"]
+    for name, read in zip(FILES, (_read_pyproject, _read_requirements)):
+        path = Path(root).resolve() / name
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            looked.append(f"{path}: not found")
+            continue
+        version = read(path, mtime)
+        if version is not None:
+            return Pin(version, str(path))
+        where = "[project].dependencies has" if name == "pyproject.toml" else "has"
+        looked.append(f"{path}: {where} no exact torch pin")
+    raise PinError(
+        "no torch pin found; looked at " + "; ".join(looked) + ". Fix: pin the torch the proofs "
+        'run under in one of them: `torch: "2.14.1"` under the ldr plugin in mkdocs.yml, '
+        '"torch==2.14.1" in [project].dependencies of pyproject.toml, or a line torch==2.14.1 '
+        "in requirements.txt"
+    )
+
+
+def pinned_torch(root: Path, configured: object = None) -> str:
+    """The pinned torch version (e.g. ``"2.14.1"``) for the project at ``root``."""
+    return find_pin(root, configured).version
+
+
+def public_version(version: str) -> str:
+    """``"2.13.0+cpu"`` -> ``"2.13.0"``: the local build tag does not change the release."""
+    return version.split("+", 1)[0].strip()
+
+
+def matches_pin(version: str, pin: str) -> bool:
+    return public_version(version) == public_version(pin)

@@ -1,0 +1,333 @@
+"""The proof library: discovery + store + runner, and the one place that decides staleness.
+
+Knows nothing of MkDocs. A build calls :meth:`Library.run` for whatever is stale, then pages
+read records through :meth:`Library.lookup`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from build_hooks.config import Layout, cache_dir
+from build_hooks.core.errors import DirectiveError, StoreError
+from build_hooks.proofs.datalines import parse_output
+from build_hooks.proofs.discovery import Proof, discover, helper_changes
+from build_hooks.proofs.pin import pinned_torch, public_version
+from build_hooks.proofs.records import FailureNote, ProofData, Provenance
+from build_hooks.run.runner import Job, Runner, RunResult, last_lines, shared_runner
+from build_hooks.store.history import write_record
+from build_hooks.store.shards import is_foreign
+from build_hooks.store.store import Corrupt, Failure, Record, Store, store_lock
+
+ACCELERATORS = ("cuda", "mps")
+
+
+@dataclass
+class Diagnostic:
+    level: str  # error | warning | info
+    message: str
+    page: str | None = None
+    proof: str | None = None
+
+
+@dataclass
+class ProofState:
+    proof: Proof
+    device_class: str
+    record: Record | None
+    corrupt: Corrupt | None = None
+    reasons: list[str] = field(default_factory=list)
+    foreign: bool = False  # an accelerator record under another torch, kept by `ldr merge`
+
+    @property
+    def state(self) -> str:
+        if self.corrupt is not None:
+            return "corrupt"
+        if self.record is None:
+            return "missing"
+        if self.foreign:
+            return "foreign"
+        if self.reasons:
+            return "stale"
+        if not self.record.ok or self.record.failure is not None:
+            return "failed"
+        if self.record.problems:
+            return "problem"  # it ran, but printed data lines that are wrong
+        return "fresh"
+
+    @property
+    def needs_run(self) -> bool:
+        return self.state in ("missing", "corrupt", "stale", "foreign")
+
+
+def host_accelerator() -> str | None:
+    """A cheap guess (no torch import) at this machine's accelerator, for planning only;
+    the probe decides for real. ``LDR_ACCELERATOR=none|cuda|mps`` overrides it."""
+    forced = os.environ.get("LDR_ACCELERATOR")
+    if forced:
+        return None if forced == "none" else forced
+    if os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0"):
+        return "cuda"
+    if sys.platform == "darwin" and os.uname().machine == "arm64":
+        return "mps"
+    return None
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+class Library:
+    def __init__(self, root: Path, python: str | None = None, mode: str | None = None,
+                 slots: int | None = None, store: Store | None = None, layout: Layout | None = None):
+        self.root = Path(root).resolve()
+        self.layout = layout if layout is not None else Layout.at(self.root)  # folders and pin option
+        self.proofs_dir = self.layout.proofs
+        if store is None:  # a shard's store is handed in (shards.py)
+            store = Store(self.proofs_dir, self.layout.results)
+        self.store = store
+        self.lock_path = cache_dir(self.root) / "store.lock"
+        self.python, self.mode, self.slots = python, mode, slots
+        self.pin = pinned_torch(self.root, self.layout.torch)
+        self.proofs: dict[str, Proof] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self._runner: Runner | None = None
+        self.executed: list[str] = []
+        self.refresh()
+
+    # -- state ---------------------------------------------------------------
+    def refresh(self) -> None:
+        self.proofs = discover(self.proofs_dir)
+        known = {d.message for d in self.diagnostics}
+        for proof in self.proofs.values():
+            for problem in proof.problems:
+                if problem not in known:
+                    self.diagnostics.append(Diagnostic("warning", problem, proof=proof.name))
+
+    def target_device(self, proof: Proof, accelerator: str | None) -> str | None:
+        """Where this proof is measured on this host (None: it cannot run here)."""
+        if proof.accelerator != "none" and accelerator:
+            return accelerator
+        return None if proof.accelerator == "require" else "cpu"
+
+    def needs(self, proof: Proof) -> list[str] | None:
+        """The device classes a proof needs and this machine lacks (None: it runs here)."""
+        return None if self.target_device(proof, host_accelerator()) else list(ACCELERATORS)
+
+    def state(self, proof: Proof, device_class: str) -> ProofState:
+        item = self.store.read(proof.name, device_class)
+        if isinstance(item, Corrupt):
+            return ProofState(proof, device_class, None, item, [f"corrupt record {item.describe(self.root)}"])
+        if item is None:
+            return ProofState(proof, device_class, None, None, ["no record"])
+        reasons = []
+        if item.latest_sha256 != proof.sha256:
+            reasons.append("script changed since it was recorded")
+        said = {"new": "imports helper {}, which the record does not cover",
+                "gone": "no longer imports helper {}", "changed": "helper {} changed since it was recorded"}
+        reasons += [said[how].format(name) for name, how in helper_changes(item.latest_helpers, proof.helper_hashes)]
+        if public_version(item.latest_torch) != public_version(self.pin):
+            reasons.append(f"recorded under torch {public_version(item.latest_torch)}, pin is {self.pin}")
+            if len(reasons) == 1 and is_foreign(self.store, item):
+                return ProofState(proof, device_class, item, None, [
+                    f"recorded under torch {public_version(item.torch)} (foreign accelerator record, kept)"],
+                    foreign=True)
+        return ProofState(proof, device_class, item, None, reasons)
+
+    def states(self, names: list[str] | None = None) -> list[ProofState]:
+        """Every record that exists or should exist for the selected proofs."""
+        accelerator = host_accelerator()
+        present = self.store.known()
+        out = []
+        for proof in self.select(names):
+            target = self.target_device(proof, accelerator)
+            wanted = {target} if target is not None else set()
+            wanted |= {d for (p, d) in present if p == proof.name}
+            if proof.accelerator == "prefer":
+                wanted.add("cpu")
+            for device_class in sorted(wanted, key=("cpu", *ACCELERATORS).index):
+                out.append(self.state(proof, device_class))
+        return out
+
+    def select(self, names: list[str] | None) -> list[Proof]:
+        if not names:
+            return list(self.proofs.values())
+        unknown = [n for n in names if n not in self.proofs]
+        if unknown:
+            raise DirectiveError(
+                f"unknown proof {', '.join(unknown)}; proofs are the files in {self.proofs_dir}: "
+                f"{', '.join(self.proofs) or '(none)'}"
+            )
+        return [self.proofs[n] for n in names]
+
+    # -- running -------------------------------------------------------------
+    def runner(self) -> Runner:
+        if self._runner is None:
+            any_torch = getattr(self.store, "any_torch", False)  # a shard may record another torch
+            self._runner = shared_runner(self.python, None if any_torch else self.pin, self.mode)
+        return self._runner
+
+    def plan(self, names: list[str] | None = None, force: bool = False) -> list[Proof]:
+        accelerator = host_accelerator()
+        todo = []
+        for proof in self.select(names):
+            device_class = self.target_device(proof, accelerator)
+            if device_class is None:
+                continue
+            if force or self.state(proof, device_class).needs_run:
+                todo.append(proof)
+        return todo
+
+    def run(self, names: list[str] | None = None, force: bool = False,
+            on_start: Callable[[Proof], None] | None = None,
+            on_done: Callable[[Proof, RunResult, Record], None] | None = None) -> list[RunResult]:
+        """Run what is stale (or everything selected, with ``force``) and record it."""
+        self.refresh()
+        self.clean_leftovers()
+        if not self.plan(names, force):
+            return []
+        with store_lock(self.lock_path):
+            self.refresh()
+            todo = self.plan(names, force)  # another process may have run them meanwhile
+            if not todo:
+                return []
+            runner = self.runner()
+            runner.start()
+            probe = runner.probe()
+            accelerator = probe.get("accelerator")
+            jobs, devices = [], {}
+            for proof in todo:
+                device_class = self.target_device(proof, accelerator)
+                if device_class is None:
+                    continue
+                devices[proof.name] = device_class
+                jobs.append(Job(proof.name, proof.path, proof.timeout, proof.output_cap,
+                                proof.parallel, {"LDR_DEVICE": device_class},
+                                display=f"proofs/{proof.path.name}", root=self.root))
+
+            def done(result: RunResult) -> None:
+                proof = self.proofs[result.name]
+                device_class = devices[proof.name]
+                before = self.store.read(proof.name, device_class)
+                record = self.record(proof, device_class, result, probe)
+                try:
+                    write_record(self.store, record)  # keeps the replaced version in history
+                except StoreError as exc:  # non-finite data: the last record stays as it was
+                    self.diagnostics.append(Diagnostic("warning", str(exc), proof=proof.name))
+                    return
+                if isinstance(before, Corrupt):
+                    self.diagnostics.append(Diagnostic(
+                        "warning", f"{proof.name} had a corrupt record, {self.layout.shown(before.path)}"
+                        f" ({before.reason}); this run re-measured it and replaced the file: check "
+                        "`git diff` before committing", proof=proof.name))
+                self.executed.append(proof.name)
+                if result.leftovers:
+                    self.diagnostics.append(Diagnostic(
+                        "warning", f"proof {proof.name} left {result.leftovers} process(es) running "
+                        "after it ended; they were killed. Fix: wait for (or stop) what the proof "
+                        "starts before it exits", proof=proof.name))
+                if on_done:
+                    on_done(proof, result, record)
+
+            def start(job: Job) -> None:
+                if on_start:
+                    on_start(self.proofs[job.name])
+
+            return runner.run(jobs, self.slots, on_start=start, on_done=done)
+
+    def record(self, proof: Proof, device_class: str, result: RunResult, probe: dict) -> Record:
+        """The record to write for a run; a failure keeps the last good result."""
+        stdout = result.stdout.splitlines()
+        stderr = result.stderr.splitlines()
+        device = probe["cpu"] if device_class == "cpu" else probe.get("accelerator_name") or device_class
+        now = utc_now()
+        if result.ok:
+            # Data-line problems stay in the record, so every build reports them until fixed.
+            parsed = parse_output(stdout)
+            return Record(
+                proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
+                torch=public_version(probe["torch"]), torch_build=probe["torch"],
+                python=probe["python"], os=probe["os"], machine=probe["machine"], device=device,
+                measured_at=now, wall_s=round(result.wall_s, 3), status="ok", returncode=0,
+                signal=None, stdout=stdout, stderr=stderr, data=parsed.data,
+                problems=list(parsed.problems), helpers=proof.helper_hashes,
+            )
+        failure = Failure(
+            status=result.status, returncode=result.returncode, signal=result.signal,
+            torch=public_version(probe["torch"]), script_sha256=proof.sha256, measured_at=now,
+            wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=last_lines(stdout, stderr),
+            helpers=proof.helper_hashes,
+        )
+        previous = self.store.read(proof.name, device_class)
+        if isinstance(previous, Record) and previous.ok:
+            return replace(previous, failure=failure)
+        return Record(
+            proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
+            torch=failure.torch, torch_build=probe["torch"], python=probe["python"],
+            os=probe["os"], machine=probe["machine"], device=device, measured_at=now,
+            wall_s=failure.wall_s, status=result.status, returncode=result.returncode,
+            signal=result.signal, stdout=stdout, stderr=stderr, data={}, helpers=proof.helper_hashes,
+        )
+
+    def clean_leftovers(self) -> list[Path]:
+        """Delete temporary files left by a writer killed mid-write (under the store lock,
+        which every writer holds; skipped when another process holds it now)."""
+        if not self.store.leftovers():
+            return []
+        with store_lock(self.lock_path, wait=False) as held:
+            removed = self.store.remove_leftovers() if held else []
+        for path in removed:
+            self.diagnostics.append(Diagnostic(
+                "info", f"removed {self.layout.shown(path)}, left by a write that never finished"))
+        return removed
+
+    def close(self) -> None:
+        """Stop the proof host (it is shared; the next run starts a fresh one)."""
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+
+    # -- reading -------------------------------------------------------------
+    def lookup(self, name: str) -> dict[str, ProofData]:
+        """Proof name -> {device class: ProofData}, for pages and instruments."""
+        proof = self.proofs.get(name)
+        if proof is None:
+            raise DirectiveError(
+                f"unknown proof {name!r}; known proofs: {', '.join(self.proofs) or '(none)'}; "
+                f"fix: check the name or add {self.layout.shown(self.proofs_dir)}/{name}.py"
+            )
+        out, corrupt = {}, []
+        for device_class, item in self.store.records(name).items():
+            if isinstance(item, Corrupt):
+                corrupt.append(item.warning(self.root))
+                continue
+            state = self.state(proof, device_class)
+            out[device_class] = ProofData(
+                name=name,
+                data=item.data,
+                provenance=Provenance(
+                    proof=name, torch=item.torch, device_class=device_class, device=item.device,
+                    python=item.python, os=item.os, machine=item.machine,
+                    measured_at=item.measured_at[:10], wall_s=item.wall_s, status=item.status,
+                    stale=state.state not in ("fresh", "problem", "foreign"), reasons=tuple(state.reasons),
+                    problems=tuple(item.problems),
+                    failure=None if item.failure is None else FailureNote(
+                        item.failure.status, item.failure.message, item.failure.torch,
+                        item.failure.measured_at[:10], tuple(item.failure.stderr_tail)),
+                    accelerator=proof.accelerator, foreign=state.foreign,
+                    pin=None if self.pin is None else str(self.pin),
+                ),
+                stdout="\n".join(item.stdout),
+                stderr="\n".join(item.stderr),
+            )
+        if corrupt and not out:  # a page must not render as if the proof had never run
+            raise DirectiveError(f"proof {name} has no readable record: " + "; ".join(corrupt))
+        for message in corrupt:  # another device's record is shown; the build still warns
+            if message not in {d.message for d in self.diagnostics}:
+                self.diagnostics.append(Diagnostic("warning", message, proof=name))
+        return out

@@ -1,0 +1,400 @@
+"""The result store: one text record per proof per device class, committed to git.
+
+``proofs/_results/<proof>.<device>.json``: pretty, key-ordered JSON, output kept as a list of
+lines so that a re-measurement diffs line by line. The top level holds the last good run (or,
+if the proof never succeeded, the failed one); ``failure`` holds a newer failed attempt, so a
+failure never erases what was recorded before. Writes go to a temporary file in the same
+folder and replace the record atomically; the store is always standard JSON (a non-finite
+number is refused on write and makes a file corrupt on read). Every field is parsed into its
+strict type on read (schema.py: a PEP 440 torch, an ISO 8601 UTC time, a proof name, bounded
+lines...): a record that does not parse, or has a field of the wrong kind, reads as Corrupt
+and is reported with its path and the field; what a reader would refuse is never written.
+Record files are read through safefs (a regular file inside the store, at most the "record"
+limit), so a FIFO, a device, a symlink leading out or a giant reads as Corrupt, never waits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import sys
+import time
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
+from pathlib import Path
+from stat import S_ISREG
+from typing import Any
+
+from build_hooks.core.atomic import TMP_SUFFIX, write_atomic
+from build_hooks.core.errors import StoreError
+from build_hooks.core.safefs import LIMITS, UnsafeFile, read_text
+from build_hooks.store.schema import DEVICE_CLASSES, check_fields, cut_lines, non_finite, refuse_constant, show
+
+FORMAT = 1
+RESULTS_DIR = "_results"
+LATER_FIELDS = ("problems", "helpers")
+LEFTOVER_AGE = 5.0  # seconds: a younger temporary file may belong to a write in progress
+
+
+@dataclass
+class Failure:
+    status: str
+    returncode: int | None
+    signal: int | None
+    torch: str
+    script_sha256: str
+    measured_at: str
+    wall_s: float
+    message: str
+    stderr_tail: list[str] = field(default_factory=list)
+    helpers: dict = field(default_factory=dict)
+
+
+@dataclass
+class Record:
+    proof: str
+    device_class: str
+    script_sha256: str
+    torch: str
+    torch_build: str
+    python: str
+    os: str
+    machine: str
+    device: str
+    measured_at: str
+    wall_s: float
+    status: str
+    returncode: int | None
+    signal: int | None
+    stdout: list[str]
+    stderr: list[str]
+    data: dict
+    failure: Failure | None = None
+    format: int = FORMAT
+    problems: list[str] = field(default_factory=list)
+    helpers: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def latest_sha256(self) -> str:
+        return self.failure.script_sha256 if self.failure else self.script_sha256
+
+    @property
+    def latest_torch(self) -> str:
+        return self.failure.torch if self.failure else self.torch
+
+    @property
+    def latest_helpers(self) -> dict:
+        return self.failure.helpers if self.failure else self.helpers
+
+    def bounded(self) -> Record:
+        """The record with each output line over schema.MAX_LINE characters cut (and marked);
+        in a good run each cut is also a problem, reported on every build until the proof is
+        fixed (as a bad data line is). The store writes records through it."""
+        stdout, cut_out = cut_lines("stdout", self.stdout)
+        stderr, cut_err = cut_lines("stderr", self.stderr)
+        failure = self.failure
+        if failure is not None:
+            failure = replace(failure, stderr_tail=cut_lines("stderr_tail", failure.stderr_tail)[0])
+        if not (cut_out or cut_err or failure != self.failure):
+            return self
+        problems = self.problems + ((cut_out + cut_err) if self.ok else [])
+        return replace(self, stdout=stdout, stderr=stderr, failure=failure, problems=problems)
+
+    def to_text(self) -> str:
+        body: dict[str, Any] = {"format": self.format}
+        for f in fields(self):
+            if f.name != "format":
+                value = getattr(self, f.name)
+                body[f.name] = asdict(value) if isinstance(value, Failure) else value
+        _drop_empty(body)
+        if body["failure"]:
+            _drop_empty(body["failure"])
+        try:
+            self.checked_body(json.loads(json.dumps(body)))  # what a reader would refuse is never written
+        except (ValueError, TypeError) as exc:
+            if non_finite(body) is None:
+                raise StoreError(f"proof {self.proof} ({self.device_class}): {exc}; the record was "
+                                 "not written (a reader would refuse it). Fix: the run's field must "
+                                 "be of its kind (README, How a build treats proofs, 3)") from None
+        try:
+            return json.dumps(body, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        except ValueError:
+            where = non_finite(body) or "?"
+            raise StoreError(
+                f"proof {self.proof} ({self.device_class}): {where} is not a finite number, which "
+                "standard JSON cannot hold; the record was not written. Fix: print it as a string "
+                "or null (e.g. `None if math.isnan(x) else x`)"
+            ) from None
+
+    @classmethod
+    def from_text(cls, text: str) -> Record:
+        return cls.from_checked(cls.checked_fields(text))
+
+    @classmethod
+    def from_checked(cls, kwargs: dict) -> Record:
+        """The record of :meth:`checked_fields` (plain types, already checked)."""
+        if kwargs.get("failure") is not None:
+            kwargs = {**kwargs, "failure": Failure(**kwargs["failure"])}
+        return cls(**kwargs)
+
+    @classmethod
+    def checked_fields(cls, text: str) -> dict:
+        """A record's text as the record's fields, every one type-checked (raises ValueError)."""
+        if len(text) > LIMITS["record"]:
+            raise ValueError(f"{len(text):,} characters, over the record limit of {LIMITS['record']:,}")
+        try:
+            body = json.loads(text, parse_constant=refuse_constant)
+        except RecursionError:
+            raise ValueError("nested too deeply to parse") from None
+        return cls.checked_body(body)
+
+    @classmethod
+    def checked_body(cls, body) -> dict:
+        """:meth:`checked_fields` of a parsed JSON value (raises ValueError)."""
+        if not isinstance(body, dict) or body.get("format") != FORMAT:
+            raise ValueError(f"not a format-{FORMAT} record")
+        names = {f.name for f in fields(cls)}
+        optional = {f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
+        missing = names - set(body) - optional
+        if missing:
+            raise ValueError(f"missing fields: {', '.join(sorted(missing))}")
+        kwargs = {k: v for k, v in body.items() if k in names}
+        check_fields(kwargs, cls, "")
+        if kwargs.get("failure") is not None:
+            failure = kwargs["failure"]
+            if not isinstance(failure, dict):
+                raise ValueError(f"field failure must be null or an object, not {show(failure)}")
+            known = {f.name for f in fields(Failure)}
+            absent = known - set(failure) - {"stderr_tail", "helpers"}
+            if absent:
+                raise ValueError(f"field failure lacks {', '.join(sorted(absent))}")
+            failure = {k: v for k, v in failure.items() if k in known}
+            check_fields(failure, Failure, "failure.")
+            kwargs["failure"] = failure
+        return kwargs
+
+
+def _drop_empty(body: dict) -> None:
+    """Fields added after format 1 began are written only when they hold something, so that
+    older records read and rewrite byte for byte."""
+    for name in LATER_FIELDS:
+        if name in body and not body[name]:
+            del body[name]
+
+
+@dataclass
+class Corrupt:
+    path: Path
+    reason: str
+
+    def describe(self, root: Path | None = None, note: str = "") -> str:
+        """``proofs/_results/x.cpu.json: field wall_s must be ...; fix: ...``"""
+        shown = self.path
+        if root is not None:
+            with contextlib.suppress(ValueError):
+                shown = self.path.relative_to(root)
+        proof = self.path.name.rsplit(".", 2)[0]
+        note = f"; {note}" if note else ""
+        return f"{shown}: {self.reason}{note}; fix: `ldr run {proof} --force` rewrites it"
+
+    def warning(self, root: Path | None = None) -> str:
+        """The build warning for it (one spelling, so a build reports it once)."""
+        return f"corrupt record {self.describe(root, 'pages treat it as missing')}"
+
+
+_PARSED: dict[str, tuple[tuple[int, int, int], Record | Corrupt | None]] = {}
+
+
+class Store:
+    def __init__(self, proofs_dir: Path, results_dir: Path | None = None):
+        self.dir = Path(results_dir) if results_dir is not None else Path(proofs_dir) / RESULTS_DIR
+
+    def path(self, proof: str, device_class: str) -> Path:
+        return self.dir / f"{proof}.{device_class}.json"
+
+    def read(self, proof: str, device_class: str) -> Record | Corrupt | None:
+        """The record, or None, or Corrupt; unchanged files are parsed once per process.
+
+        Records are shared between callers: treat them as read-only (use dataclasses.replace).
+        """
+        path = self.path(proof, device_class)
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return Corrupt(path, str(exc))
+        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        seen = _PARSED.get(str(path))
+        if seen is not None and seen[0] == stamp:
+            return seen[1]
+        item = self._parse(path, proof, device_class)
+        _PARSED[str(path)] = (stamp, item)
+        return item
+
+    def _parse(self, path: Path, proof: str, device_class: str) -> Record | Corrupt | None:
+        try:
+            text = read_text(path, inside=self.dir, limit="record")
+        except FileNotFoundError:
+            return None
+        except UnsafeFile as exc:  # a FIFO, a device, a symlink leaving the store, too large
+            return Corrupt(path, exc.what)
+        except OSError as exc:
+            return Corrupt(path, str(exc))
+        except UnicodeDecodeError as exc:
+            return Corrupt(path, f"not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start})")
+        try:
+            checked = Record.checked_fields(text)
+            record = Record.from_checked(checked)
+        except json.JSONDecodeError as exc:
+            return Corrupt(path, f"JSONDecodeError: {exc}")
+        except (ValueError, TypeError, KeyError) as exc:
+            return Corrupt(path, str(exc))
+        if record.proof != proof or record.device_class != device_class:
+            return Corrupt(path, f"holds {record.proof}.{record.device_class}, not {proof}.{device_class}")
+        return record
+
+    def records(self, proof: str) -> dict[str, Record | Corrupt]:
+        found = {}
+        for device_class in DEVICE_CLASSES:
+            item = self.read(proof, device_class)
+            if item is not None:
+                found[device_class] = item
+        return found
+
+    def write(self, record: Record) -> Path:
+        """Atomically replace the record: readers see the old or the new file, never half."""
+        path = self.path(record.proof, record.device_class)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = record.bounded().to_text()
+        with contextlib.suppress(OSError, UnsafeFile, ValueError):  # a FIFO is replaced, never read
+            if read_text(path, inside=self.dir, limit=len(text.encode("utf-8"))) == text:
+                return path  # identical: leave the file (and git) untouched
+        return write_atomic(path, text, sync=True)
+
+    def known(self) -> set[tuple[str, str]]:
+        """(proof, device class) of every record file present (temporary files excluded)."""
+        out = set()
+        if self.dir.is_dir():
+            for path in self.dir.glob("*.json"):
+                if path.name.startswith("."):
+                    continue
+                parts = path.name[: -len(".json")].rsplit(".", 1)
+                if len(parts) == 2 and parts[1] in DEVICE_CLASSES:
+                    out.add((parts[0], parts[1]))
+        return out
+
+    def leftovers(self, min_age: float = LEFTOVER_AGE) -> list[Path]:
+        """Temporary files of writes that never finished (a writer killed mid-write), older
+        than ``min_age`` seconds so that a write in progress elsewhere is not counted."""
+        if not self.dir.is_dir():
+            return []
+        now, out = time.time(), []
+        for path in sorted(self.dir.glob(f".*.json.*{TMP_SUFFIX}")):
+            with contextlib.suppress(OSError):
+                if now - path.stat().st_mtime >= min_age:
+                    out.append(path)
+        return out
+
+    def remove_leftovers(self, min_age: float = LEFTOVER_AGE) -> list[Path]:
+        """Delete :meth:`leftovers`; call it holding the store lock (writers hold it too)."""
+        removed = []
+        for path in self.leftovers(min_age):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                removed.append(path)
+        return removed
+
+
+
+
+LOCK_PATIENCE = 1.0  # seconds of waiting on the store lock before saying who holds it
+
+
+def _holder_note() -> str:
+    """Who takes the lock: written into the lock file, read by whoever waits for it."""
+    words = [os.path.basename(w) if os.sep in w and os.path.isfile(w) else w for w in sys.orig_argv]
+    command = " ".join(words)
+    return f"pid {os.getpid()} ({command[:117] + '...' if len(command) > 120 else command}), " \
+           f"since {time.strftime('%H:%M:%S')}"
+
+
+def _say_waiting(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def store_lock(lock_path: Path, wait: bool = True, on_wait=_say_waiting):
+    """An exclusive lock held while proofs run and records are written, so that a build and
+    a running `mkdocs serve` never run the same proof at once (POSIX; elsewhere a no-op).
+
+    Yields True when held; with ``wait=False`` it yields False at once if another holds it.
+    A wait longer than LOCK_PATIENCE calls ``on_wait`` once with "waiting for the store lock
+    held by pid N (command)" (the holder writes that into the lock file)."""
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield True
+        return
+    with _open_lock(lock_path) as handle:
+        if not _try_lock(fcntl, handle):
+            if not wait:
+                yield False
+                return
+            deadline = time.monotonic() + LOCK_PATIENCE
+            while not _try_lock(fcntl, handle):
+                if time.monotonic() >= deadline:
+                    holder = ""
+                    with contextlib.suppress(OSError):
+                        holder = lock_path.read_text(encoding="utf-8", errors="replace").strip()
+                    on_wait(f"waiting for the store lock held by {holder or 'another process'} "
+                            f"({lock_path}): it is released when that run has recorded its proofs")
+                    fcntl.flock(handle, fcntl.LOCK_EX)
+                    break
+                time.sleep(0.05)
+        try:
+            with contextlib.suppress(OSError):
+                handle.seek(0)
+                handle.truncate()
+                handle.write(_holder_note() + "\n")
+                handle.flush()
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _open_lock(lock_path: Path):
+    """The lock file, opened for its note without following a symlink: a symlink, FIFO or socket
+    at its path (``store.lock -> ~/.bashrc``) is replaced by a new file, never written through.
+    A folder there is a StoreError naming it."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    for _ in range(3):
+        try:
+            fd = os.open(lock_path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except IsADirectoryError:
+            raise StoreError(f"{lock_path} is a folder, where the store's lock file belongs; fix: "
+                             "remove it (it only ever holds a note of who runs proofs)") from None
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.ENXIO):  # a symlink, a socket
+                raise
+            os.unlink(lock_path)
+            continue
+        if S_ISREG(os.fstat(fd).st_mode):
+            return os.fdopen(fd, "r+", encoding="utf-8")
+        os.close(fd)  # a FIFO
+        os.unlink(lock_path)
+    raise StoreError(f"{lock_path}: something keeps replacing the store's lock file; fix: remove it")
+
+
+def _try_lock(fcntl, handle) -> bool:
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
