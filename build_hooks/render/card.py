@@ -147,7 +147,7 @@ def needs_phrase(proof: Proof, download_href: str) -> str:
 
 
 def notebook_link(proof: Proof, download_href: str) -> str:
-    """The same proof as a notebook, published beside the script (core/downloads.py)."""
+    """The same proof as a notebook, published beside the script (site/downloads.py)."""
     folder = download_href.rsplit("/", 1)[0] + "/" if "/" in download_href else ""
     name = f"{proof.name}.ipynb"
     return (f'<a class="ldr-proof__notebook" href="{escape(folder + name)}" download="{escape(name)}">'

@@ -14,7 +14,9 @@ from build_hooks.pages.locate import locate
 from build_hooks.proofs.records import Provenance
 from build_hooks.proofs.sources import Quote
 from build_hooks.render.source import resolve
-from build_hooks.upgrade.claims import ClaimError, ClaimResult, can_fail, describe, evaluate, numbers_shown, show_value
+from build_hooks.upgrade.claims import ClaimResult, can_fail, describe, evaluate, numbers_shown
+from build_hooks.upgrade.expression import ClaimError
+from build_hooks.upgrade.shown import show_value
 
 OPTIONS = ("proof", "quote", "check", "say", "device")
 

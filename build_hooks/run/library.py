@@ -19,10 +19,12 @@ from build_hooks.proofs.datalines import parse_output
 from build_hooks.proofs.discovery import Proof, discover, helper_changes
 from build_hooks.proofs.pin import pinned_torch, public_version
 from build_hooks.proofs.records import FailureNote, ProofData, Provenance
-from build_hooks.run.runner import Job, Runner, RunResult, last_lines, shared_runner
+from build_hooks.run.results import Job, RunResult, last_lines
+from build_hooks.run.runner import Runner, shared_runner
 from build_hooks.store.history import write_record
+from build_hooks.store.lock import store_lock
 from build_hooks.store.shards import is_foreign
-from build_hooks.store.store import Corrupt, Failure, Record, Store, store_lock
+from build_hooks.store.store import Corrupt, Failure, Record, Store
 
 ACCELERATORS = ("cuda", "mps")
 

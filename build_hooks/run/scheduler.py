@@ -25,7 +25,7 @@ from build_hooks.core.errors import LdrError
 from build_hooks.core.writeerrors import explain
 from build_hooks.proofs.discovery import Proof
 from build_hooks.run.library import Library
-from build_hooks.run.runner import RunResult
+from build_hooks.run.results import RunResult
 from build_hooks.store.store import Record
 
 Report = Callable[[str, str], None]  # (level: info|warning|error, message)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from build_hooks.core.textsafe import printable
 from build_hooks.run.library import Diagnostic, Library, ProofState, host_accelerator
-from build_hooks.run.runner import last_lines
+from build_hooks.run.results import last_lines
 
 ORDER = ("fresh", "foreign", "unmeasured", "problem", "failed", "stale", "missing", "corrupt")
 
@@ -45,7 +45,7 @@ def _reasons(state: ProofState) -> list[str]:
 
 def ended(record) -> str:
     """How a run that never succeeded ended, from its record, in the runner's own words."""
-    from build_hooks.run.runner import RunResult
+    from build_hooks.run.results import RunResult
 
     return RunResult(record.proof, record.status, record.returncode, record.signal, record.wall_s,
                      "", "").describe()

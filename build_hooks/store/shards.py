@@ -11,7 +11,7 @@ own layout) instead of ``proofs/_results``; what is already fresh in the store i
 * a shard record made from another script than today's ``proofs/<proof>.py``, or with
   another version of a local helper it imports, is refused, naming the proof (and the
   helper); a shard file that does not parse, or whose fields are not of their strict types
-  (core/schema.py), is named and skipped; so is a FIFO, a device, a socket, a symlink leading
+  (store/schema.py), is named and skipped; so is a FIFO, a device, a socket, a symlink leading
   out of the shard or a file over the record size limit (read through core/safefs.py, never
   waited on); the store is never touched by any of them;
 * an accelerator record made under another torch than the pin (a GPU box with an older
@@ -37,8 +37,9 @@ from build_hooks.proofs.discovery import NAME, helper_changes
 from build_hooks.proofs.pin import public_version
 from build_hooks.store import noise
 from build_hooks.store.history import keep_replaced, newer, version_key, version_store, write_record
+from build_hooks.store.lock import store_lock
 from build_hooks.store.schema import timestamp, version_dir
-from build_hooks.store.store import DEVICE_CLASSES, Corrupt, Record, Store, store_lock
+from build_hooks.store.store import DEVICE_CLASSES, Corrupt, Record, Store
 
 CLOCK_SKEW = dt.timedelta(days=1)  # how far ahead of this machine a shard's clock may run
 

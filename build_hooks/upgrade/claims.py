@@ -8,59 +8,22 @@ A ``claim`` fence sits next to the prose that states a pattern in words::
     say: A large add costs over a hundred small ones.
     ```
 
-``check`` is a small expression language over the proof's data paths (``TOLL.small_us``,
-``SWEEP.0.us``; ``LIBRARIES.files.*.bytes`` collects one value per list item): numbers,
-strings, booleans, ``None``, list literals, arithmetic, chained comparisons (``in`` too),
-``and``/``or``/``not``, parentheses and the functions in :data:`FUNCTIONS`. It is parsed
-with :mod:`ast` and walked by a whitelist; nothing the author writes is ever compiled or
-run as Python. :func:`evaluate` and :func:`find_claims` are pure, for other tools; the
-fence itself is rendered by :mod:`build_hooks.render.claim`.
+``check`` is the small expression language of expression.py, over the proof's data paths;
+values are shown as shown.py says. :func:`evaluate`, :func:`can_fail` and :func:`find_claims`
+are pure, for other tools; the fence itself is rendered by :mod:`build_hooks.render.claim`.
 """
 
 from __future__ import annotations
 
 import ast
-import math
 import re
-import tokenize
-from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, localcontext
-from typing import Any
 
 import yaml
 
 from build_hooks.core import yamlbody
-from build_hooks.core.errors import DirectiveError
-from build_hooks.proofs.datalines import describe_data, lookup
-
-MAX_LENGTH, MAX_NODES, MAX_DEPTH, MAX_ITEMS = 500, 200, 24, 32
-MAX_EXPONENT, MAX_MAGNITUDE, MAX_STRING = 64, 1e300, 200
-FUNCTIONS = {
-    "min": (1, None), "max": (1, None), "abs": (1, 1), "len": (1, 1), "sum": (1, 1),
-    "all": (1, 1), "any": (1, 1), "round": (1, 2),
-}
-_PATH = re.compile(r"[A-Z][A-Z0-9_]*(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|-?\d+|\*(?=\.)))*")
-_NUMBER = re.compile(tokenize.Number)
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PLACEHOLDER = "ldr_path_{}"
-_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
-           ast.Mod: "%", ast.Pow: "**"}
-_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
-            ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in"}
-_REFUSED = {
-    ast.Attribute: "attribute access (a data path starts with an upper-case data line NAME)",
-    ast.Subscript: "subscripts (index a list inside the path: SWEEP.0.us)",
-    ast.Lambda: "lambdas", ast.ListComp: "comprehensions", ast.SetComp: "comprehensions",
-    ast.DictComp: "comprehensions", ast.GeneratorExp: "comprehensions",
-    ast.JoinedStr: "f-strings", ast.FormattedValue: "f-strings", ast.NamedExpr: "the walrus operator",
-    ast.Starred: "starred arguments", ast.IfExp: "conditional expressions", ast.Dict: "dict literals",
-    ast.Set: "set literals", ast.Await: "await", ast.Yield: "yield", ast.YieldFrom: "yield",
-}
-
-
-class ClaimError(DirectiveError):
-    """A claim that cannot be checked: bad syntax, a refused construct, an unknown path."""
+from build_hooks.upgrade.expression import PLACEHOLDER, ClaimError, evaluate_tree, parse, resolve
+from build_hooks.upgrade.shown import scalars, show_value
 
 
 @dataclass(frozen=True)
@@ -69,276 +32,16 @@ class ClaimResult:
     values: dict  # data path as written -> the value it resolved to
 
 
-# -- the language --------------------------------------------------------------------------
-def _string_end(expression: str, i: int) -> int:
-    """Where the string literal opening at ``i`` ends (one past its closing quote)."""
-    quote, end, n = expression[i], i + 1, len(expression)
-    while end < n and expression[end] != quote:
-        end += 2 if expression[end] == "\\" else 1
-    return end + 1
-
-
-def _number_end(expression: str, i: int) -> int | None:
-    """Where the number literal starting at ``i`` ends, or None when none starts there."""
-    char = expression[i]
-    starts_number = char.isdigit() or (char == "." and expression[i + 1:i + 2].isdigit())
-    number = _NUMBER.match(expression, i) if starts_number else None
-    return number.end() if number and number.end() > i else None
-
-
-def _data_path(expression: str, i: int, after_dot: bool) -> str | None:
-    """The data path starting at ``i``: not an attribute after a dot, not the head of a longer name."""
-    path = _PATH.match(expression, i)
-    if not path or after_dot:
-        return None
-    end = path.end()
-    if end < len(expression) and (expression[end].isalnum() or expression[end] == "_"):
-        return None
-    text = path.group()
-    if any(part.startswith("__") for part in text.split(".")):
-        raise ClaimError(f"{text!r}: a data path part cannot start with '__'")
-    return text
-
-
-def _name(expression: str, i: int) -> str:
-    name_match = _NAME.match(expression, i)
-    assert name_match  # expression[i] is a letter or "_", so a name starts here
-    name = name_match.group()
-    if name.startswith("_"):
-        raise ClaimError(f"names starting with '_' are not allowed ({name!r})")
-    return name
-
-
-def _tokenise(expression: str) -> tuple[str, list[str]]:
-    """Replace each data path outside string literals by a placeholder name."""
-    out: list[str] = []
-    paths: list[str] = []
-    i, n = 0, len(expression)
-    while i < n:
-        char = expression[i]
-        end = _string_end(expression, i) if char in "'\"" else _number_end(expression, i)
-        if end is not None:  # a string or number literal, kept as written
-            out.append(expression[i:end])
-            i = end
-        elif char.isalpha() or char == "_":
-            path = _data_path(expression, i, "".join(out).rstrip().endswith("."))
-            if path is None:  # a function name or an attribute
-                word = _name(expression, i)
-                out.append(word)
-            else:
-                word = path
-                out.append(_PLACEHOLDER.format(len(paths)))
-                paths.append(path)
-            i += len(word)
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out), paths
-
-
-def _parse(expression: str) -> tuple[ast.expr, list[str]]:
-    if not isinstance(expression, str) or not expression.strip():
-        raise ClaimError("a claim needs `check: <expression>`, e.g. `check: TOLL.large_us > 100 * TOLL.small_us`")
-    if len(expression) > MAX_LENGTH:
-        raise ClaimError(f"the check is {len(expression)} characters long; the limit is {MAX_LENGTH}")
-    text, paths = _tokenise(expression.strip())
-    try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
-        detail = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
-        raise ClaimError(f"the check {expression!r} is not a valid expression ({detail})") from None
-    count = 0
-    stack: list[tuple[ast.AST, int]] = [(tree.body, 1)]
-    while stack:
-        node, depth = stack.pop()
-        count += 1
-        if count > MAX_NODES or depth > MAX_DEPTH:
-            raise ClaimError(f"the check {expression!r} is too complex (at most {MAX_NODES} parts, "
-                             f"nested {MAX_DEPTH} deep); split it into several claims")
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return tree.body, paths
-
-
-def _resolve(data: dict, path: str):
-    head, star, rest = path.partition(".*.")
-    try:
-        node = lookup(data, head)
-    except KeyError as exc:
-        raise ClaimError(f"unknown data path {path!r} (no {exc.args[0]!r}); known keys: "
-                         f"{describe_data(data, [])}") from None
-    if not star:
-        return node
-    items = node if isinstance(node, list) else list(node.values()) if isinstance(node, dict) else None
-    if items is None:
-        raise ClaimError(f"{head!r} is not a list, so {path!r} cannot take one value per item")
-    return [_resolve({"ITEM": item}, f"ITEM.{rest}") for item in items]
-
-
-def _number(value, where: str):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ClaimError(f"{where} needs numbers, got {show_value(value)}")
-    return value
-
-
-def _bounded(value, where: str):
-    if isinstance(value, complex) or (isinstance(value, float) and not math.isfinite(value)):
-        raise ClaimError(f"{where} gives {value!r}, which is not a finite real number")
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_MAGNITUDE:
-        raise ClaimError(f"{where} gives a number beyond {MAX_MAGNITUDE:g}")
-    return value
-
-
-def _binary(op: ast.operator, left, right):
-    symbol = _BINARY[type(op)]
-    left, right = _number(left, f"'{symbol}'"), _number(right, f"'{symbol}'")
-    if symbol == "**":
-        if abs(right) > MAX_EXPONENT:
-            raise ClaimError(f"'**' with exponent {right!r}: the limit is {MAX_EXPONENT}")
-        if isinstance(left, int) and isinstance(right, int) and right > 0 and left.bit_length() * right > 1000:
-            raise ClaimError(f"{left!r} ** {right!r} gives a number beyond {MAX_MAGNITUDE:g}")
-    try:
-        result = {"+": lambda: left + right, "-": lambda: left - right, "*": lambda: left * right,
-                  "/": lambda: left / right, "//": lambda: left // right, "%": lambda: left % right,
-                  "**": lambda: left ** right}[symbol]()
-    except (ZeroDivisionError, OverflowError) as exc:
-        raise ClaimError(f"{left!r} {symbol} {right!r}: {exc}") from None
-    return _bounded(result, f"{left!r} {symbol} {right!r}")
-
-
-def _call(name: str, args: list):
-    low, high = FUNCTIONS[name]
-    if not low <= len(args) <= (high or len(args)):
-        wanted = str(low) if low == high else f"{low} to {high}" if high else f"{low} or more"
-        raise ClaimError(f"{name}() takes {wanted} argument(s), got {len(args)}")
-    if name in ("sum", "all", "any") and not isinstance(args[0], list):
-        raise ClaimError(f"{name}() needs a list (a data path to one, or [a, b, ...]), got {show_value(args[0])}")
-    if name == "round" and len(args) == 2 and (not isinstance(args[1], int) or abs(args[1]) > 20):
-        raise ClaimError("round(x, n) needs a whole number n between -20 and 20")
-    if name in ("abs", "round"):
-        _number(args[0], f"{name}()")
-    if name == "sum":
-        for item in args[0]:
-            _number(item, "sum()")
-    if name == "len" and not isinstance(args[0], (str, list, dict)):
-        raise ClaimError(f"len() needs a list or a string, got {show_value(args[0])}")
-    try:
-        functions: dict[str, Callable[..., Any]] = {"min": min, "max": max, "abs": abs, "len": len, "sum": sum,
-                                                    "all": all, "any": any, "round": round}
-        return _bounded(functions[name](*args), f"{name}()")
-    except (TypeError, ValueError) as exc:
-        raise ClaimError(f"{name}(): {exc}") from None
-
-
-def _compare(symbol: str, left, right) -> bool:
-    try:
-        if symbol in ("in", "not in"):
-            if not isinstance(right, (str, list, dict)):
-                raise TypeError(f"'{symbol}' needs a list or a string on its right, got {show_value(right)}")
-            found = left in right
-            return found if symbol == "in" else not found
-        return {"==": lambda: left == right, "!=": lambda: left != right, "<": lambda: left < right,
-                "<=": lambda: left <= right, ">": lambda: left > right, ">=": lambda: left >= right}[symbol]()
-    except TypeError as exc:
-        raise ClaimError(f"cannot compare {show_value(left)} {symbol} {show_value(right)} ({exc})") from None
-
-
-def _eval_constant(node: ast.Constant, env: dict):
-    value = node.value
-    if value is not None and type(value) not in (bool, int, float, str):
-        raise ClaimError(f"{type(value).__name__} literals are not allowed")
-    if isinstance(value, str) and len(value) > MAX_STRING:
-        raise ClaimError(f"a string literal is limited to {MAX_STRING} characters")
-    return _bounded(value, "a literal")
-
-
-def _eval_name(node: ast.Name, env: dict):
-    if node.id in env:
-        return env[node.id]
-    hint = " (call it: name(...))" if node.id in FUNCTIONS else (
-        "; data paths start with an upper-case data line NAME, e.g. TOLL.small_us")
-    raise ClaimError(f"unknown name {node.id!r}{hint}")
-
-
-def _eval_list(node: ast.List | ast.Tuple, env: dict):
-    if len(node.elts) > MAX_ITEMS:
-        raise ClaimError(f"a list literal is limited to {MAX_ITEMS} items")
-    return [_eval(item, env) for item in node.elts]
-
-
-def _eval_unary(node: ast.UnaryOp, env: dict):
-    value = _eval(node.operand, env)
-    if isinstance(node.op, ast.Not):
-        return not value
-    if isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _number(value, "a sign")
-        return -value if isinstance(node.op, ast.USub) else +value
-    raise ClaimError("the '~' operator is not allowed")
-
-
-def _eval_binary(node: ast.BinOp, env: dict):
-    if type(node.op) not in _BINARY:
-        raise ClaimError(f"the operator {type(node.op).__name__} is not allowed; use + - * / // % **")
-    return _binary(node.op, _eval(node.left, env), _eval(node.right, env))
-
-
-def _eval_bool(node: ast.BoolOp, env: dict):
-    value = None
-    for item in node.values:
-        value = _eval(item, env)
-        if bool(value) == isinstance(node.op, ast.Or):
-            return value
-    return value
-
-
-def _eval_compare(node: ast.Compare, env: dict):
-    left = _eval(node.left, env)
-    for op, item in zip(node.ops, node.comparators):
-        if type(op) not in _COMPARE:
-            raise ClaimError(f"'{'is' if isinstance(op, ast.Is) else 'is not'}' is not allowed; use == or !=")
-        right = _eval(item, env)
-        if not _compare(_COMPARE[type(op)], left, right):
-            return False
-        left = right
-    return True
-
-
-def _eval_call(node: ast.Call, env: dict):
-    if isinstance(node.func, ast.Name) and node.func.id in env:
-        raise ClaimError("a data path is a value, not a function; call min, max, ... on it")
-    if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-        called = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
-        raise ClaimError(f"calling {called!r} is not allowed; the functions are {', '.join(FUNCTIONS)}")
-    if node.keywords:
-        raise ClaimError(f"{node.func.id}() takes no keyword arguments")
-    return _call(node.func.id, [_eval(item, env) for item in node.args])
-
-
-# What each allowed node means, by its exact type; every other node is refused.
-_EVALUATORS: dict[type, Callable[[Any, dict], Any]] = {
-    ast.Constant: _eval_constant, ast.Name: _eval_name, ast.List: _eval_list, ast.Tuple: _eval_list,
-    ast.UnaryOp: _eval_unary, ast.BinOp: _eval_binary, ast.BoolOp: _eval_bool,
-    ast.Compare: _eval_compare, ast.Call: _eval_call,
-}
-
-
-def _eval(node: ast.expr, env: dict):
-    kind = type(node)
-    evaluator = _EVALUATORS.get(kind)
-    if evaluator is None:
-        raise ClaimError(f"not allowed in a claim: {_REFUSED.get(kind, kind.__name__)}")
-    return evaluator(node, env)
-
-
 def evaluate(expression: str, data: dict) -> ClaimResult:
     """Check ``expression`` against one proof's data (NAME -> value); raises ClaimError."""
-    tree, paths = _parse(expression)
-    values = {path: _resolve(data, path) for path in paths}
+    tree, paths = parse(expression)
+    values = {path: resolve(data, path) for path in paths}
     return ClaimResult(_truth(expression, tree, paths, values), values)
 
 
 def _truth(expression: str, tree: ast.expr, paths: list[str], values: dict) -> bool:
-    env = {_PLACEHOLDER.format(i): values[path] for i, path in enumerate(paths)}
-    result = _eval(tree, env)
+    env = {PLACEHOLDER.format(i): values[path] for i, path in enumerate(paths)}
+    result = evaluate_tree(tree, env)
     if not isinstance(result, bool):
         raise ClaimError(f"the check {expression!r} gives {show_value(result)}, not True or False; "
                          "compare it with something (==, <, >, in)")
@@ -374,8 +77,8 @@ def can_fail(expression: str, data: dict) -> bool:
     an empty or altered string or list), then all of them together. A check that gives the same
     answer for every one of them does not depend on anything measured (``len(X) >= 0``,
     ``A == A``, a typed constant): it cannot fail, so it shows nothing."""
-    tree, paths = _parse(expression)
-    values = {path: _resolve(data, path) for path in paths}
+    tree, paths = parse(expression)
+    values = {path: resolve(data, path) for path in paths}
     first = _truth(expression, tree, paths, values)
     trials = [{**values, path: other} for path in paths for other in _variants(values[path])]
     count = max((len(_variants(v)) for v in values.values()), default=0)
@@ -420,69 +123,16 @@ def find_claims(markdown_text: str) -> list[tuple[int, str, str]]:
     return found
 
 
-# -- showing values -----------------------------------------------------------------------
-def _scalars(values) -> list[float | int]:
-    """The numbers among ``values`` (list items included), the others a value is told apart from."""
-    found: list[float | int] = []
-    for value in values:
-        if isinstance(value, list):
-            found.extend(_scalars(value))
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            found.append(value)
-    return found
-
-
 def numbers_shown(values: dict, check: str = "") -> list:
     """What a value of a claim is told apart from: the values it saw and the check's numbers
     (``NEAR.sum > 10000`` holding shows ``10,000.001``, not ``10,000``)."""
     try:
-        tree, _ = _parse(check) if check else (None, [])
+        tree, _ = parse(check) if check else (None, [])
     except ClaimError:
         tree = None
     literals = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)] if tree else []
-    numbers = _scalars(literals)
+    numbers = scalars(literals)
     return [*values.values(), *numbers, *(-n for n in numbers)]
-
-
-def _rounded(value: float | int, digits: int) -> Decimal:
-    with localcontext() as context:
-        context.prec, context.rounding = digits, ROUND_HALF_UP
-        return (+Decimal(repr(value) if isinstance(value, float) else value)).normalize()
-
-
-def _float_text(value: float, among: list[float | int]) -> str:
-    """The fewest significant digits (3 to 17, and every digit left of the point) that tell
-    ``value`` apart from every other number in ``among``; grouped and without an exponent from
-    1e-4 up to 1e16, as the site's numbers (render/numbers.py's ``sig``)."""
-    if not math.isfinite(value):
-        return repr(value)
-    others = [other for other in among if other != value and math.isfinite(other)]
-    whole = math.floor(math.log10(abs(value))) + 1 if abs(value) >= 1 else 0  # never dropped
-    for digits in range(min(max(3, whole), 17), 18):
-        shown = _rounded(value, digits)
-        if shown == Decimal(repr(value)) or all(shown != _rounded(other, digits) for other in others):
-            break
-    else:
-        shown = Decimal(repr(value))
-    if value == 0 or 1e-4 <= abs(value) < 1e16:
-        return f"{shown:,f}"
-    return format(float(shown), f".{len(shown.as_tuple().digits)}g")
-
-
-def show_value(value, limit: int = 120, among=()) -> str:
-    """A value the way a claim's reader sees it: an int exactly, its thousands grouped (the site's
-    rule, render/numbers.py's ``group``); a float with just the digits that tell it apart from the
-    other numbers the claim shows (``among``): ``1.0000000000000002`` beside ``1``, not ``1``."""
-    if isinstance(value, float):
-        text = _float_text(value, _scalars(among))
-    elif isinstance(value, int) and not isinstance(value, bool):
-        text = f"{value:,}"
-    elif isinstance(value, list):
-        shown = [show_value(item, 40, among) for item in value[:8]]
-        text = "[" + ", ".join(shown) + (f", … ({len(value)} items)" if len(value) > 8 else "") + "]"
-    else:
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def describe(values: dict, check: str = "") -> str:

@@ -1,4 +1,4 @@
-"""What a build keeps for the next one: the theme's compiled templates (core/templates.py,
+"""What a build keeps for the next one: the theme's compiled templates (site/templates.py,
 jinja's own file cache). And what it no longer keeps: downloads are plain copies of the
 author's files, and every fresh process reads each proof and record again (no table of what
 an earlier process read by the files' stamps). Checked on real builds and real files.

@@ -7,7 +7,9 @@ from pymdownx.superfences import SuperFencesException
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.proofs.pin import pinned_torch as _pinned
-from build_hooks.upgrade.claims import ClaimError, ClaimResult, describe, evaluate, find_claims, show_value
+from build_hooks.upgrade.claims import ClaimResult, describe, evaluate, find_claims
+from build_hooks.upgrade.expression import ClaimError
+from build_hooks.upgrade.shown import show_value
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from build_hooks.store.store import store_lock
+from build_hooks.store.lock import store_lock
 
 from .recordkit import SCRIPT, record
 
@@ -132,7 +132,7 @@ def test_check_on_a_device_without_records_says_so(project):
 HOLDER = """\
 import sys
 from pathlib import Path
-from build_hooks.store.store import store_lock
+from build_hooks.store.lock import store_lock
 
 with store_lock(Path(sys.argv[1])):
     print("held", flush=True)

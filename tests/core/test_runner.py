@@ -11,7 +11,8 @@ import pytest
 
 from build_hooks.core.errors import PinError
 from build_hooks.proofs.pin import pinned_torch as _pinned
-from build_hooks.run.runner import Job, Runner, shared_runner
+from build_hooks.run.results import Job
+from build_hooks.run.runner import Runner, shared_runner
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -22,7 +22,8 @@ from build_hooks.core.errors import LdrError
 from build_hooks.proofs.pin import pinned_torch as _pinned
 from build_hooks.run import runner as runner_module
 from build_hooks.run.library import Library
-from build_hooks.run.runner import Job, Runner, shared_runner
+from build_hooks.run.results import Job
+from build_hooks.run.runner import Runner, shared_runner
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

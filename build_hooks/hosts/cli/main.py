@@ -15,7 +15,7 @@ from build_hooks.hosts.cli.console import RunDisplay, console, guarded_streams, 
 from build_hooks.hosts.cli.report import cmd_check, cmd_status, shown
 from build_hooks.hosts.siteconfig import layout_for, site_config
 from build_hooks.run.library import Library
-from build_hooks.run.runner import last_lines
+from build_hooks.run.results import last_lines
 from build_hooks.run.status import ended as _ended
 
 

@@ -4,7 +4,7 @@ Fences are pymdownx.superfences custom fences whose body is YAML (a bare scalar 
 argument). Under MkDocs the ``ldr`` plugin registers everything; elsewhere (Zensical,
 ProperDocs, plain Python-Markdown) list the ``ldr`` extension and add :func:`custom_fences`
 to superfences' ``custom_fences`` (README, "Other generators"). Under Zensical the extension
-also does the plugin's page bookkeeping itself (zensical.py).
+also does the plugin's page bookkeeping itself (hosts/zensical/site.py).
 
 Inline values: ``{{ proof.NAME.key | format }}`` (``proof@cuda.NAME...`` picks a device).
 

@@ -29,7 +29,7 @@ from build_hooks.render.excerpt import render_excerpt
 from build_hooks.render.safe import visible, visible_record
 from build_hooks.render.values import format_value
 from build_hooks.run.library import Diagnostic, Library
-from build_hooks.run.runner import last_lines
+from build_hooks.run.results import last_lines
 from build_hooks.site.defer import join
 from build_hooks.store import quotestore
 

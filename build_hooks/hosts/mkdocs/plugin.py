@@ -1,17 +1,17 @@
 """The MkDocs plugin: wires build events to the core and nothing more.
 
 * on_startup: note whether this is ``mkdocs serve``;
-* on_config: register the fences with superfences and the ``ldr`` Markdown extension; link the
-  package's own stylesheets (cards, excerpts, values, figures: core/assets.py) on every page;
+* on_config: register the fences (setup.py) with superfences and the ``ldr`` Markdown extension; link the
+  package's own stylesheets (cards, excerpts, values, figures: site/assets.py) on every page;
 * on_pre_build: run the proofs whose records are missing or stale; under ``mkdocs serve``
-  hand them to a background scheduler instead (background.py), so that no request waits on
+  hand them to a background scheduler instead (run/scheduler.py, through serve.py), so that no request waits on
   a proof: pages show the last record marked "re-running" (or a "running now" card), and each
   record written triggers a rebuild;
-* on_files: publish the downloads (downloads.py: ``proofs/*.py``, their helpers, one
+* on_files: publish the downloads (site/downloads.py: ``proofs/*.py``, their helpers, one
   ``proofs/<name>.ipynb`` notebook per proof, ``drawings/*.excalidraw``) at stable URLs (whatever
   the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
 * on_env: give the theme's jinja environment jinja's own cache of compiled templates
-  (core/templates.py);
+  (site/templates.py);
 * on_page_markdown / on_page_content: tell the extension which page it renders, then report
   what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
   on the page and logged as warnings, so that the server keeps answering; proof failures are
@@ -19,17 +19,11 @@
 * on_serve: watch proofs/ and drawings/ so that saving one rebuilds;
 * on_shutdown: stop the background scheduler and the proof host (a running proof is killed).
 
-mkdocs.yml also lists the extension and the fences for Zensical (zensical.py): on_config drops
+mkdocs.yml also lists the extension and the fences for Zensical (hosts/zensical/site.py): on_config drops
 the listed extension, which this plugin's own instance replaces, and on_files drops the files a
-Zensical build wrote into docs/ (core/publish.py), so that MkDocs publishes its own.
+Zensical build wrote into docs/ (site/publish.py), so that MkDocs publishes its own.
 
-Rebuilding after a background run: the record lands in proofs/_results, which is deliberately
-not watched. MkDocs 1.6's LiveReloadServer has no public "rebuild now" call; its watch callback
-only sets ``_want_rebuild`` under ``_rebuild_cond`` and notifies, and the build loop takes it
-from there (waiting ``build_delay``, then rebuilding and bumping the epoch browsers poll). We
-do exactly that when both attributes exist: no polling delay and no file written. If a later
-MkDocs renames them, we fall back to touching .cache/ldr/serve-rebuild, a file watched for this
-purpose alone (one polling interval slower).
+(serve.py says how a record written in the background asks for a rebuild.)
 """
 
 from __future__ import annotations
@@ -41,8 +35,6 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from mkdocs.config import config_options as c
-from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
@@ -50,12 +42,13 @@ from mkdocs.structure.files import File
 from build_hooks.config import Layout, cache_dir
 from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, check_regular
-from build_hooks.hosts.markdown.extension import LdrExtension, LdrState, card_names, custom_fences
+from build_hooks.hosts.markdown.extension import LdrState, card_names
+from build_hooks.hosts.mkdocs.config import LdrConfig
 from build_hooks.hosts.mkdocs.log import PluginLog, check_writable, guard_hooks
-from build_hooks.hosts.siteconfig import site_url_problem
+from build_hooks.hosts.mkdocs.serve import ServeLoop
+from build_hooks.hosts.mkdocs.setup import add_assets, add_extensions, listed_widgets, say_site_url_problem
 from build_hooks.run.library import Library
 from build_hooks.run.progress import Estimate
-from build_hooks.run.scheduler import Scheduler
 from build_hooks.run.status import store_diagnostics
 from build_hooks.site import assets
 from build_hooks.site.defer import restore
@@ -63,72 +56,8 @@ from build_hooks.site.downloads import for_library
 from build_hooks.site.publish import published
 from build_hooks.site.templates import attach as attach_compiled
 
-log = PluginLog(get_plugin_logger("ldr"))  # escapes messages, counts problems for strict (pluginlog.py)
+log = PluginLog(get_plugin_logger("ldr"))  # escapes messages, counts problems for strict (log.py)
 ANCHOR = re.compile(r'\sid="([^"]+)"')
-
-
-class LdrConfig(Config):
-    python = c.Optional(c.Type(str))
-    """Interpreter that runs proofs (default: this one; LDR_PYTHON overrides)."""
-    mode = c.Choice(("auto", "fork", "spawn"), default="auto")
-    jobs = c.Optional(c.Type(int))
-    """Cores for proofs marked parallel (default: all)."""
-    run = c.Type(bool, default=True)
-    """Run missing or stale proofs during the build (off: only use the records)."""
-    background = c.Type(bool, default=True)
-    """Under `mkdocs serve`, run them in the background instead of inside the build."""
-    proofs_dir = c.Type(str, default="proofs")
-    """The proof scripts' folder, relative to mkdocs.yml (published at proofs/ whatever its name)."""
-    drawings_dir = c.Type(str, default="drawings")
-    """The Excalidraw scenes' folder, relative to mkdocs.yml (published at drawings/)."""
-    results_dir = c.Optional(c.Type(str))
-    """The result store (default: <proofs_dir>/_results)."""
-    torch = c.Optional(c.Type((str, int, float)))
-    """The torch pin, e.g. "2.14.1" (default: pyproject.toml, then requirements.txt: see core/pin.py)."""
-    widgets = c.ListOfItems(c.Type(str), default=[])
-    """Modules whose DIRECTIVES join the core's fences (this series: build_hooks.series; default:
-    the ldr extension's own ``widgets`` option when mkdocs.yml lists it for Zensical, else none)."""
-    template_cache = c.Type(bool, default=True)
-    """Keep the theme's compiled templates in .cache/ldr/templates (core/templates.py)."""
-
-
-def _say_site_url_problem(config, command: str) -> None:
-    problem = site_url_problem(config.site_url, command)
-    if problem:
-        (log.warning if problem[0] == "warning" else log.info)(problem[1])
-
-
-def _add_assets(config) -> None:
-    """The package's stylesheets first, so that the site's own extra_css overrides them; its scripts last."""
-    sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
-    config.extra_css[:0] = sheets
-    scripts = {str(item) for item in config.extra_javascript}
-    config.extra_javascript.extend(uri for uri in assets.scripts() if uri not in scripts)
-
-
-def _listed_widgets(config) -> list[str]:
-    """The ``widgets`` option of the ldr extension as mkdocs.yml lists it (for Zensical)."""
-    for name in ("build_hooks.hosts.markdown.extension", "ldr"):
-        options = config.mdx_configs.get(name)
-        if isinstance(options, dict) and isinstance(options.get("widgets"), list):
-            return [str(item) for item in options["widgets"]]
-    return []
-
-
-def _add_extensions(config, state: LdrState) -> None:
-    """The Markdown extensions and superfences' fences the pages need, and ldr's own extension."""
-    extensions = config.markdown_extensions
-    for name in ("build_hooks.hosts.markdown.extension", "ldr"):  # listed for Zensical; this instance replaces it
-        if name in extensions:
-            extensions.remove(name)
-            config.mdx_configs.pop(name, None)
-    for name in ("attr_list", "pymdownx.superfences"):
-        if name not in extensions:
-            extensions.append(name)
-    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-    taken = {fence.get("name") for fence in fences}
-    fences.extend(f for f in custom_fences(state.registry.widgets) if f["name"] not in taken)
-    extensions.append(LdrExtension(state=state))
 
 
 class LdrPlugin(BasePlugin[LdrConfig]):
@@ -137,11 +66,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def __init__(self):
         super().__init__()
         self.serving = False
-        self.scheduler: Scheduler | None = None
-        self.server = None
-        self.trigger: Path | None = None  # the watched file touched to rebuild (fallback only)
-        self._server_lock = threading.Lock()
-        self._rebuild_missed = False
+        self.loop = ServeLoop(report=_report)  # background proofs and rebuilds under `mkdocs serve`
 
     def load_config(self, options, config_file_path=None):
         result = super().load_config(options, config_file_path)
@@ -169,7 +94,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_config(self, config):
         log.begin()
         if not self.serving:  # `mkdocs serve` sets site_url to its own address
-            _say_site_url_problem(config, getattr(self, "command", "build"))
+            say_site_url_problem(config, getattr(self, "command", "build"), log)
         root = Path(config.config_file_path or ".").resolve().parent
         early, self._early = getattr(self, "_early", None), None
         try:
@@ -184,11 +109,11 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             raise PluginError(str(exc)) from exc
         try:
             self.state = LdrState(root, self.library, raise_errors=False, autorun=False,
-                                  widgets=self.config.widgets or _listed_widgets(config))
+                                  widgets=self.config.widgets or listed_widgets(config))
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
-        _add_assets(config)
-        _add_extensions(config, self.state)
+        add_assets(config)
+        add_extensions(config, self.state)
         return config
 
     def on_pre_build(self, config):
@@ -206,7 +131,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         library.clean_leftovers()  # temporary files of a write killed midway
         todo = library.plan()
         if self.serving and self.config.background:
-            self._schedule(todo)
+            self.state.rerunning = self.loop.schedule(self.library, todo)
             return
         if not todo:
             return
@@ -335,20 +260,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
 
     def on_serve(self, server, config, builder):
         self.serving = True  # also under `mkdocs serve --clean`, whose startup says "build"
-        with self._server_lock:
-            self.server = server
-            missed, self._rebuild_missed = self._rebuild_missed, False
-        if not _can_request_rebuild(server):
-            self.trigger = cache_dir(self.library.root) / "serve-rebuild"
-            self.trigger.parent.mkdir(parents=True, exist_ok=True)
-            self.trigger.touch()
-            server.watch(str(self.trigger), recursive=False)
-        if missed:  # a background run ended during the first build
-            self._request_rebuild()
-        for path in (self.layout.proofs, self.layout.drawings):
-            if path.is_dir():
-                # Not recursive: records written to proofs/_results must not trigger a rebuild.
-                server.watch(str(path), recursive=False)
+        self.loop.attach(server, cache_dir(self.library.root), (self.layout.proofs, self.layout.drawings))
         if self.config.run:
             # Import torch once in the background, so that the first proof saved is quick.
             threading.Thread(target=self._warm, name="ldr-warm-host", daemon=True).start()
@@ -361,35 +273,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             log.debug(f"could not warm the proof host: {exc}")
 
     def on_shutdown(self):
-        if self.scheduler is not None:
-            self.scheduler.stop()
-            self.scheduler = None
+        self.loop.stop()
         if self.serving and getattr(self, "library", None) is not None:
             self.library.close()
-
-    # -- background proofs (mkdocs serve) -------------------------------------------------
-    def _schedule(self, todo) -> None:
-        if self.scheduler is None:
-            library = Library(self.library.root, self.library.python, self.library.mode, self.library.slots,
-                              layout=self.layout)
-            self.scheduler = Scheduler(library, on_change=self._request_rebuild, report=_report)
-        self.scheduler.submit(todo)
-        self.state.rerunning = self.scheduler.pending()
-
-    def _request_rebuild(self) -> None:
-        """From the scheduler's thread: rebuild now, as a watched file's change would."""
-        with self._server_lock:
-            server = self.server
-            if server is None:
-                self._rebuild_missed = True
-                return
-        if _can_request_rebuild(server):
-            with server._rebuild_cond:
-                server._want_rebuild = True
-                server._rebuild_cond.notify_all()
-        elif self.trigger is not None:
-            self.trigger.touch()
-
 
 guard_hooks(LdrPlugin)  # an OSError in a hook is one error naming the path and the fix
 
@@ -437,10 +323,6 @@ def _refused(file, root: Path) -> str | None:
     except OSError:  # gone meanwhile: MkDocs says so
         return None
     return None
-
-
-def _can_request_rebuild(server) -> bool:
-    return hasattr(server, "_rebuild_cond") and hasattr(server, "_want_rebuild")
 
 
 def _report(level: str, message: str) -> None:

@@ -1,6 +1,6 @@
 """Zensical's page, seen from the ldr Markdown extension: Zensical makes a new ``Markdown``
 for every page, so :func:`attach` (called by the extension for each one) registers the
-page's start and end with the project's one session (zensical.py) and returns its shared
+page's start and end with the project's one session (site.py) and returns its shared
 state; outside Zensical's renderer it returns ``None``."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The pages of a Zensical build as the MkDocs plugin sees them in ``on_files``: each page's
 URL (as both generators make it), the list of pages with their Markdown, which pages hold
 which proof's card, and how many lines of front matter Zensical cut off a page. Pure
-functions over ``docs/``; used by zensical.py."""
+functions over ``docs/``; used by site.py."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ no MkDocs plugin. What the plugin does, and how it is done here instead:
 * Before the build (the plugin's ``on_pre_build`` and ``on_files``): ``mkdocs.yml`` sets
   ``watch: !!python/object/apply:build_hooks.hosts.zensical.site.prepare []``. Zensical evaluates
   it while it loads the config, before it lists ``docs/``: :func:`prepare` runs the stale proofs,
-  writes the downloads into ``docs/`` (``core/publish.py``, into folders git ignores) and returns
+  writes the downloads into ``docs/`` (``site/publish.py``, into folders git ignores) and returns
   what Zensical must watch (``proofs/``, ``drawings/``, ``data/``, ``pyproject.toml``): any
   change there re-renders every page, on the next ``zensical build`` and under
   ``zensical serve`` (which loads the config again first, so :func:`prepare` runs again).
