@@ -125,9 +125,9 @@ def test_torch_mismatch_stops_the_build_with_the_fix(project, fake_python):
 def test_cli_status_check_and_run(project):
     setup_two(project)
     check = project.ldr("check")
-    assert check.returncode == 1 and "cost (cpu): missing: no record" in check.stderr
+    assert check.returncode == 1 and "cost (cpu): missing: no record" in check.stdout
     run = project.ldr("run", "cost")
-    assert run.returncode == 0 and "ok     cost" in run.stderr
+    assert run.returncode == 0 and "ok     cost" in run.stdout
     status = json.loads(project.ldr("status", "--json").stdout)
     assert status["format"] == 1 and status["pin"] == PIN
     by_name = {p["name"]: p for p in status["proofs"]}
@@ -138,19 +138,19 @@ def test_cli_status_check_and_run(project):
     assert project.ldr("run").returncode == 0
     assert project.ldr("check").returncode == 0
     again = project.ldr("run")
-    assert "Nothing to run" in again.stderr
+    assert "Nothing to run" in again.stdout
     bad = project.ldr("run", "nope")
     assert bad.returncode == 2 and "unknown proof nope" in bad.stderr
     project.proof("cost", 'raise SystemExit(5)\n')
     failed = project.ldr("run")
-    assert failed.returncode == 1 and "exited with status 5" in failed.stderr
+    assert failed.returncode == 1 and "exited with status 5" in failed.stdout
     cost = next(p for p in json.loads(project.ldr("status", "--json").stdout)["proofs"] if p["name"] == "cost")
     assert cost["state"] == "failed" and cost["records"][0]["failure"]["message"] == "exited with status 5"
     assert project.ldr("check").returncode == 1
     project.ldr("run")
     (project.root / "proofs" / "other.py").unlink()
     orphan = project.ldr("check")
-    assert orphan.returncode == 1 and "proofs/_results/other.cpu.json: orphan" in orphan.stderr
+    assert orphan.returncode == 1 and "proofs/_results/other.cpu.json: orphan" in orphan.stdout
     assert json.loads(project.ldr("status", "--json").stdout)["orphans"] == ["proofs/_results/other.cpu.json"]
 
 

@@ -57,9 +57,9 @@ def test_a_failure_trace_prints_as_the_proof_wrote_it(project):
     run = project.ldr("run")
     assert run.returncode == 1
     trace = re.compile(r"^ +\[dim\]not markup\[/\] and \[red\]unclosed \[bold\]$", re.M)  # as printed:
-    assert trace.search(run.stderr), run.stderr  # no markup added around it, none taken out
-    assert "\x1b[" not in run.stderr  # not a terminal: no colour codes either
-    assert re.search(r"^\[1/1\] failed bad +\d+\.\d\d s  exited with status 3$", run.stderr, re.M), run.stderr
+    assert trace.search(run.stdout), run.stdout  # no markup added around it, none taken out
+    assert "\x1b[" not in run.stdout + run.stderr  # not a terminal: no colour codes either
+    assert re.search(r"^\[1/1\] failed bad +\d+\.\d\d s  exited with status 3$", run.stdout, re.M), run.stdout
     status = project.ldr("status", "bad")
     assert "exited with status 3" in status.stdout and "\x1b[" not in status.stdout
     live = subprocess.run([sys.executable, "-m", "build_hooks", "run", "--force"], cwd=project.root,
@@ -125,7 +125,7 @@ def test_check_on_a_device_without_records_says_so(project):
     assert cpu.returncode == 0 and "2 record(s) (cpu) fresh" in cpu.stdout, cpu.stderr
     cuda = project.ldr("check", "--device", "cuda")
     assert cuda.returncode == 1
-    assert "no cuda record in proofs/_results/ (1 proof(s) could be measured there: g)" in cuda.stderr
+    assert "no cuda record in proofs/_results/ (1 proof(s) could be measured there: g)" in cuda.stdout
     assert "fresh" not in cuda.stdout
 
 
@@ -186,8 +186,8 @@ def test_a_run_waits_for_the_lock_aloud_then_shows_progress_with_an_estimate(pro
     assert run.returncode == 0, err
     assert ("running 2 proof(s) (about 0.5 s by their recorded wall times, plus the proof host's "
             "start; 1 never recorded)") in err
-    assert re.search(r"^\[1/2\] ok +\w+ .*; about \d+\.\d s left$", err, re.M), err
-    assert re.search(r"^\[2/2\] ok +\w+ +\d+\.\d\d s  cpu: .*\S$", err, re.M), err
+    assert re.search(r"^\[1/2\] ok +\w+ .*; about \d+\.\d s left$", out, re.M), out  # results: stdout
+    assert re.search(r"^\[2/2\] ok +\w+ +\d+\.\d\d s  cpu: .*\S$", out, re.M), out
 
 
 def test_a_cold_build_logs_the_estimate_and_each_proof(project):

@@ -58,7 +58,7 @@ def test_a_proof_printing_terminal_sequences_reaches_no_terminal(evil):
     run = ldr(project.root, env, "run")
     assert run.returncode == 1, run.stderr
     no_raw_controls(run.stdout + run.stderr)
-    assert f"{SHOWN} err" in run.stderr  # shown, escaped, in the failure's last lines
+    assert f"{SHOWN} err" in run.stdout  # shown, escaped, in the failure's last lines
     record = json.loads(project.record("evil").read_text())
     assert record["stdout"] == [f"{EVIL} out"]  # the record keeps the proof's own text
 

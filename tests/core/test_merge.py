@@ -140,7 +140,7 @@ def test_run_into_a_shard_then_merge_keeps_history(project, tmp_path):
     assert snapshot(results(project)) == before  # recorded into the shard only
     assert json.loads((shard / "a.cpu.json").read_text())["torch"] == PIN
     assert (shard / "_noise" / PIN / "a.cpu.json").is_file()
-    assert project.ldr("run", "--shard", str(shard)).stderr.startswith("Nothing to run")
+    assert project.ldr("run", "--shard", str(shard)).stdout.startswith("Nothing to run")
     merged = project.ldr("merge", str(shard))
     assert merged.returncode == 0, merged.stdout
     assert data_of(project.record("a")) == {"TOLL": {"small_us": 1.0}}

@@ -127,7 +127,7 @@ def test_a_wrong_typed_record_is_corrupt_in_status_check_and_a_strict_build(proj
     record = json.loads(project.ldr("status", "--json").stdout)["proofs"][0]["records"][0]
     assert record["state"] == "corrupt" and message in record["reasons"][0]
     check = project.ldr("check")
-    assert check.returncode == 1 and message in check.stderr
+    assert check.returncode == 1 and message in check.stdout
 
     config = project.root / "mkdocs.yml"
     running = config.read_text()
@@ -149,7 +149,7 @@ def test_a_wrong_typed_record_is_corrupt_in_status_check_and_a_strict_build(proj
 def test_non_finite_data_never_reaches_the_store(project):
     project.proof("p", 'print("RATIO=NaN")\nprint("OTHER=1")\n')
     run = project.ldr("run")
-    assert "RATIO" in run.stderr
+    assert "RATIO" in run.stdout
     path = project.record("p")
     if path.exists():
         assert "RATIO" not in strict_json(path)["data"]
@@ -177,9 +177,9 @@ def test_bad_data_lines_fail_every_strict_build_and_check_until_fixed(project, w
     assert entry["state"] == "problem" and entry["records"][0]["problems"] == record["problems"]
     assert "problem" in project.ldr("status").stdout and "BAD=" in project.ldr("status").stdout
     check = project.ldr("check")
-    assert check.returncode == 1 and "p (cpu): problem: output line 3: BAD=" in check.stderr
+    assert check.returncode == 1 and "p (cpu): problem: output line 3: BAD=" in check.stdout
     run = project.ldr("run")
-    assert "Nothing to run" not in run.stderr and "printed bad data lines" in run.stderr
+    assert "Nothing to run" not in run.stdout and "printed bad data lines" in run.stderr
 
     project.proof("p", GOOD)
     fixed = project.build()
@@ -191,11 +191,11 @@ def test_bad_data_lines_fail_every_strict_build_and_check_until_fixed(project, w
 def test_a_proof_stopped_by_its_output_cap_is_recorded_as_a_failure(project):
     project.proof("p", 'PROOF = {"output_cap": 1024}\nprint("x" * 5000)\n')
     run = project.ldr("run")
-    assert run.returncode == 1 and "output cap" in run.stderr
+    assert run.returncode == 1 and "output cap" in run.stdout
     record = strict_json(project.record("p"))
     assert record["status"] == "output-limit" and record["data"] == {}
     check = project.ldr("check")
-    assert check.returncode == 1 and "p (cpu): failed" in check.stderr
+    assert check.returncode == 1 and "p (cpu): failed" in check.stdout
 
 
 # -- 3. every proof is visible, on every machine -------------------------------------------------
@@ -211,14 +211,14 @@ def test_a_require_proof_on_a_cpu_machine_is_visible_checked_and_explained(proje
     assert entry["allowed_unmeasured"] is False
     assert "needs cuda or mps; never measured" in project.ldr("status").stdout
     check = project.ldr("check")
-    assert check.returncode == 1 and "gpu: unmeasured: needs cuda or mps" in check.stderr
-    assert '"allow_unmeasured": True' in check.stderr
+    assert check.returncode == 1 and "gpu: unmeasured: needs cuda or mps" in check.stdout
+    assert '"allow_unmeasured": True' in check.stdout
     assert project.ldr("check", "--device", "cpu").returncode == 0
 
     run = project.ldr("run", "gpu")
-    assert run.returncode == 1 and "Nothing to run" not in run.stderr
+    assert run.returncode == 1 and "Nothing to run" not in run.stdout
     assert "gpu needs cuda or mps; this machine has neither: run it on one and merge the record" in run.stderr
-    assert "Nothing to run" not in project.ldr("run").stderr
+    assert "Nothing to run" not in project.ldr("run").stdout
 
     project.proof("gpu", 'PROOF = {"accelerator": "require", "allow_unmeasured": True}\n' + GOOD)
     allowed = project.ldr("check")
@@ -238,11 +238,11 @@ def test_a_failed_record_is_never_called_fresh(project, wide):
     project.proof("p", 'print("working")\nraise SystemExit(3)\n')
     assert project.ldr("run").returncode == 1
     again = project.ldr("run")
-    assert "Nothing to run" not in again.stderr
+    assert "Nothing to run" not in again.stdout
     assert "p (cpu): failed on its last run (exited with status 3); rerun with `ldr run p --force`" \
         in again.stderr
     named = project.ldr("run", "p")
-    assert "failed on its last run" in named.stderr and "fresh" not in named.stderr
+    assert "failed on its last run" in named.stderr and "fresh" not in named.stdout + named.stderr
     assert project.ldr("run", "p", "--force").returncode == 1
 
 
@@ -343,8 +343,8 @@ def test_a_leftover_temporary_file_is_reported_by_check_and_cleaned_by_run(proje
     assert Store(project.root / "proofs").known() == {("p", "cpu")}
 
     check = project.ldr("check")
-    assert check.returncode == 1 and "proofs/_results/.p.cpu.json.k1ll3d.tmp: leftover" in check.stderr
-    assert "wr1t1ng" not in check.stderr, "a young file may belong to a write in progress"
+    assert check.returncode == 1 and "proofs/_results/.p.cpu.json.k1ll3d.tmp: leftover" in check.stdout
+    assert "wr1t1ng" not in check.stdout + check.stderr, "a young file may belong to a write in progress"
     status = json.loads(project.ldr("status", "--json").stdout)
     assert status["leftovers"] == ["proofs/_results/.p.cpu.json.k1ll3d.tmp"]
     run = project.ldr("run")

@@ -84,11 +84,14 @@ def table(out, title: str, header: list[str], rows: list[list[str]], styles: Ite
 
 
 class RunDisplay:
-    """Progress for ``ldr run``: a live bar with the time left on a terminal, else one line
-    per proof (``[2/5] ok  name  0.31 s  cpu: ...; about 8 s left``)."""
+    """Progress for ``ldr run``: a live bar with the time left on a terminal (standard error),
+    else one line per proof (``[2/5] ok  name  0.31 s  cpu: ...; about 8 s left``). The lines
+    that say how each proof ended are results: on standard output (``results``), except while
+    the bar is live on the same terminal, where they print above it."""
 
-    def __init__(self, out, estimate, first: str = "starting the proof host"):
+    def __init__(self, out, estimate, first: str = "starting the proof host", results=None):
         self.out, self.estimate = out, estimate
+        self.results = results if results is not None else out
         self.live = out.is_terminal
         self.progress: Progress | None = None
         self.first = first
@@ -120,7 +123,9 @@ class RunDisplay:
 
     @property
     def printer(self):
-        return self.progress.console if self.progress is not None else self.out
+        if self.progress is not None and (self.results.is_terminal or self.results is self.out):
+            return self.progress.console  # above the bar, on the terminal both streams reach
+        return self.results
 
     def started(self, name: str) -> None:
         self.estimate.started(name)

@@ -57,7 +57,7 @@ def _not_run(library: Library, names: list[str] | None, todo) -> tuple[list[str]
 def cmd_run(args, library: Library) -> int:
     from build_hooks.run.progress import Estimate
 
-    err = console(stderr=True)
+    err, out = console(stderr=True), console()  # progress and problems; results
     names = args.proofs or None
     repeat = max(1, args.repeat or 1)
     force = args.force or repeat > 1
@@ -74,12 +74,12 @@ def cmd_run(args, library: Library) -> int:
         if names and len(impossible) == len(names):
             return 1
         if not impossible and not held:
-            say(err, ("Nothing to run:", "green"), " every selected record is fresh (use --force to rerun).")
+            say(out, ("Nothing to run:", "green"), " every selected record is fresh (use --force to rerun).")
         return 0
     failures = 0
     started = time.perf_counter()
     runs: dict[tuple[str, str], list] = {}
-    with RunDisplay(err, Estimate.for_run(library, todo, repeat)) as display:
+    with RunDisplay(err, Estimate.for_run(library, todo, repeat), results=out) as display:
 
         def on_done(proof, result, record):
             nonlocal failures
@@ -103,8 +103,8 @@ def cmd_run(args, library: Library) -> int:
         from build_hooks.store.noise import record_noise
 
         for path in record_noise(library.store, runs, repeat):
-            say(err, f"noise of {repeat} runs: {path}")
-    say(err, f"{len(todo)} proof(s) in {time.perf_counter() - started:.2f} s, {failures} failed; "
+            say(out, f"noise of {repeat} runs: {path}")
+    say(out, f"{len(todo)} proof(s) in {time.perf_counter() - started:.2f} s, {failures} failed; "
              f"records in {shown(library.store.dir, library.root)}/")
     for item in library.diagnostics:
         say(err, ("warning: ", "yellow") if item.level == "warning" else ("note: ", "dim"), item.message)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from build_hooks.hosts.cli.console import console, say, table
@@ -95,16 +94,14 @@ def _unmeasured(report: dict, devices: list[str] | None) -> list[dict]:
 def _print_findings(bad: list[tuple[str, dict]], unmeasured: list[dict], report: dict) -> None:
     for name, rec in bad:
         why = "; ".join(rec["reasons"]) or rec["state"]
-        print(f"{name} ({rec['device_class']}): {rec['state']}: {why}", file=sys.stderr)
+        print(f"{name} ({rec['device_class']}): {rec['state']}: {why}")
     for proof in unmeasured:
         print(f"{proof['name']}: unmeasured: {unmeasured_reason(proof['needs'] or [])}; fix: run it on "
-              "such a machine and commit the record, or set \"allow_unmeasured\": True in its PROOF",
-              file=sys.stderr)
+              "such a machine and commit the record, or set \"allow_unmeasured\": True in its PROOF")
     for path in report["orphans"]:
-        print(f"{path}: orphan: its proof script is gone; delete the record", file=sys.stderr)
+        print(f"{path}: orphan: its proof script is gone; delete the record")
     for path in report["leftovers"]:
-        print(f"{path}: leftover temporary file of a write that never finished; `ldr run` removes it",
-              file=sys.stderr)
+        print(f"{path}: leftover temporary file of a write that never finished; `ldr run` removes it")
 
 
 def _absent_device(device: str, report: dict, library: Library) -> str:
@@ -129,11 +126,11 @@ def cmd_check(args, library: Library) -> int:
     absent = [device for device in args.device or []
               if not any(rec["device_class"] == device for _, rec in records)]
     for device in absent:  # asked to vouch for records that do not exist
-        print(_absent_device(device, report, library), file=sys.stderr)
+        print(_absent_device(device, report, library))
     trouble = len(bad) + len(unmeasured) + len(report["orphans"]) + len(report["leftovers"]) + len(absent)
     if trouble:
         print(f"ldr check: {trouble} item(s) need attention; fix: `ldr run` (or `ldr run NAME --force`), "
-              "fix reported data lines, delete orphans, and commit proofs/_results/", file=sys.stderr)
+              "fix reported data lines, delete orphans, and commit proofs/_results/")
         return 1
     allowed = sum(1 for p in report["proofs"] if not p["records"])
     note = f" ({allowed} proof(s) allowed unmeasured here)" if allowed else ""
