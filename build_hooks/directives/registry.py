@@ -113,6 +113,8 @@ _BUILT: dict[tuple[str, ...], Registry] = {}
 
 def registry(widgets: Iterable[str] = ()) -> Registry:
     """The core directives and those of each widget module named (in that order)."""
+    if isinstance(widgets, str):  # `widgets: build_hooks.series` in mkdocs.yml, not a list
+        widgets = [widgets]
     names = tuple(str(name).strip() for name in widgets if str(name).strip())
     found = _BUILT.get(names)
     if found is None:

@@ -78,7 +78,7 @@ def md(project):
     """Convert Markdown the way a build does, with the ldr extension raising on errors."""
     from build_hooks.hosts.markdown.extension import LdrExtension, LdrState, custom_fences
 
-    state = LdrState(project.root, raise_errors=True, autorun=True, widgets=SERIES)
+    state = LdrState(project.root, raise_errors=True, autorun=True, widgets=SERIES, typed_versions="error")
 
     def convert(text: str, page: str = "index.md") -> str:
         state.begin_page(page, "")

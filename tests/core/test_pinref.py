@@ -113,7 +113,16 @@ def test_source_url_is_pure():
     assert source_url("2.14.0+cu124", "setup.py") == "https://github.com/pytorch/pytorch/blob/v2.14.0/setup.py"
 
 
+def rule(project, value: str) -> None:
+    """The plugin's typed_versions option in the project's mkdocs.yml."""
+    config = project.root / "mkdocs.yml"
+    text = config.read_text().replace("  - ldr:\n      typed_versions: error\n", "  - ldr\n")
+    text = text.replace("  - ldr:\n      typed_versions: warn\n", "  - ldr\n")
+    config.write_text(text.replace("  - ldr\n", f"  - ldr:\n      typed_versions: {value}\n") if value else text)
+
+
 def test_strict_build_fails_on_a_hand_typed_version(project):
+    rule(project, "error")
     project.page("index.md", "# Home\n\nRead [the yaml](pytorch:tools/autograd/derivatives.yaml).\n")
     assert project.build().returncode == 0
     assert (f'href="https://github.com/pytorch/pytorch/blob/v{PIN}/tools/autograd/derivatives.yaml"'
@@ -123,3 +132,20 @@ def test_strict_build_fails_on_a_hand_typed_version(project):
     assert result.returncode == 1
     assert (f"docs/index.md:3: 'torch {PIN}' is a torch version typed by hand; write "
             "torch {{ torch.version }}") in result.stderr
+
+
+def test_the_rule_is_the_series_own(project):
+    """Without the option a site may type versions (the rule is this series'); warn says so and
+    fails only a strict build; error fails any build."""
+    project.page("index.md", f"# Home\n\nAll of it was checked against torch {PIN}.\n")
+    rule(project, "")
+    assert project.build().returncode == 0
+    rule(project, "warn")
+    warned = project.build(strict=False)
+    assert warned.returncode == 0 and f"'torch {PIN}' is a torch version typed by hand" in warned.stderr
+    assert project.build().returncode == 1
+    rule(project, "error")
+    assert project.build(strict=False).returncode == 1
+    rule(project, "loud")
+    wrong = project.build()
+    assert wrong.returncode == 1 and "typed_versions" in wrong.stderr

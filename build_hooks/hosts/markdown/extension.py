@@ -96,6 +96,7 @@ class LdrExtension(Extension):
             "torch": ["", "the torch pin (default: pyproject.toml, then requirements.txt)"],
             "docs_dir": ["docs", "the pages' folder, relative to root (MkDocs' docs_dir)"],
             "widgets": [[], "modules whose DIRECTIVES join the core's (the series': build_hooks.series)"],
+            "typed_versions": ["off", "torch versions typed by hand in prose: off, warn or error (pinref.py)"],
         }
         self.state: LdrState | None = kwargs.pop("state", None)
         super().__init__(**kwargs)
@@ -111,7 +112,8 @@ class LdrExtension(Extension):
                                self.getConfig("results_dir") or None, self.getConfig("torch") or None,
                                docs_dir=self.getConfig("docs_dir") or None)
             self.state = LdrState(root, raise_errors=self.getConfig("raise_errors"), layout=layout,
-                                  widgets=self.getConfig("widgets") or ())
+                                  widgets=self.getConfig("widgets") or (),
+                                  typed_versions=self.getConfig("typed_versions") or "off")
         md.ldr_state = self.state
         md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)
         md.inlinePatterns.register(_ValuePattern(self.state, md), "ldr_value", 175)

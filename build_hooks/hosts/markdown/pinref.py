@@ -6,11 +6,13 @@
 * ``[text](pytorch:aten/src/ATen/native/native_functions.yaml)`` links to that file of
   github.com/pytorch/pytorch at the pin's tag (``blob/``); a path ending in ``/`` is a folder
   (``tree/``); ``#L10-L20`` is kept.
-* A hand-typed link to a tag of the PyTorch repository is an error anywhere on a page. So is
+* A hand-typed link to a tag of the PyTorch repository is a problem anywhere on a page. So is
   a torch version typed by hand in prose (``torch 2.13.0``, ``torch==2.13``, ``PyTorch
   2.13``, the tag ``v2.13.0``): prose, code spans and the bodies of the series' directives
   are checked, fenced code blocks (``python``, ``text``...) are left alone. Releases older
-  than the pin are history ("the compiler arrived with PyTorch 2.0") and pass.
+  than the pin are history ("the compiler arrived with PyTorch 2.0") and pass. The rule is the
+  series' own (the ``typed_versions`` option: ``error`` fails the build, ``warn`` warns, ``off``,
+  the default, leaves pages alone).
 """
 
 from __future__ import annotations
@@ -167,8 +169,12 @@ class PinPreprocessor(Preprocessor):
 
     def run(self, lines):
         pin = self.pin()
-        for number, problem in find_hand_typed(lines, pin, self.directives):
-            self.state.fail(DirectiveError(problem), number)
+        rule = self.state.typed_versions
+        for number, problem in find_hand_typed(lines, pin, self.directives) if rule != "off" else ():
+            if rule == "warn":
+                self.state.warn(problem, number)
+            else:
+                self.state.fail(DirectiveError(problem), number)
         out = []
         for number, line in enumerate(lines, 1):
             if "{{" in line and VALUE.search(line):

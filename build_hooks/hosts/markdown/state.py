@@ -44,8 +44,10 @@ class LdrState:
     """Shared by every page a build converts; the plugin sets the page fields."""
 
     def __init__(self, root: Path, library: Library | None = None, raise_errors: bool = True,
-                 autorun: bool = True, layout: Layout | None = None, widgets: Iterable[str] = ()):
+                 autorun: bool = True, layout: Layout | None = None, widgets: Iterable[str] = (),
+                 typed_versions: str = "off"):
         self.root = Path(root).resolve()
+        self.typed_versions = check_rule(typed_versions)  # torch versions typed by hand: pinref.py
         self.registry: Registry = registry(widgets)  # the core's fences and the site's widgets
         self._library = library
         self.layout = layout or (library.layout if library is not None else Layout.at(self.root))
@@ -70,9 +72,11 @@ class LdrState:
         self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
         self.quoted: dict[str, tuple[Quote, set[str]]] = {}  # source quotes of this build, by key
 
-    def use_widgets(self, widgets: Iterable[str]) -> None:
-        """The widget modules the site's configuration names (Zensical tells the state late)."""
+    def use_widgets(self, widgets: Iterable[str], typed_versions: str = "off") -> None:
+        """The widget modules and the typed-versions rule the site's configuration names
+        (Zensical tells the state late)."""
         self.registry = registry(widgets)
+        self.typed_versions = check_rule(typed_versions)
 
     @property
     def library(self) -> Library:
@@ -172,6 +176,10 @@ class LdrState:
         if self.deferred is None:
             return "".join(parts)
         return join(parts, self.deferred)
+
+    def warn(self, message: str, line: int | None) -> None:
+        """A problem that is the page's, not a directive's: a warning (fails a strict build)."""
+        self.diagnostics.append(Diagnostic("warning", visible(f"{self.where(line)}: {message}"), page=self.page))
 
     def fail(self, exc: Exception, line: int | None, what: str = "this directive") -> str:
         """Any exception while rendering a directive: an error naming the page and line."""
@@ -307,3 +315,14 @@ class LdrState:
                                 None if item.provenance.ok else status_phrase(item.provenance))
             ) from None
         return format_value(raw, fmt or ""), f"{key} = {raw!r}", item
+
+
+RULES = ("off", "warn", "error")
+
+
+def check_rule(value: object) -> str:
+    """The ``typed_versions`` option: off, warn or error."""
+    if value not in RULES:
+        raise LdrError(f"typed_versions is {value!r}; fix: write one of {', '.join(RULES)} (the ldr plugin's "
+                       "or extension's option in mkdocs.yml)")
+    return str(value)

@@ -28,5 +28,9 @@ class LdrConfig(Config):
     widgets = c.ListOfItems(c.Type(str), default=[])
     """Modules whose DIRECTIVES join the core's fences (this series: build_hooks.series; default:
     the ldr extension's own ``widgets`` option when mkdocs.yml lists it for Zensical, else none)."""
+    typed_versions = c.Optional(c.Choice(("off", "warn", "error")))
+    """A torch version or tag typed by hand in prose, or a link to a tag of the PyTorch repository:
+    left alone (off), a warning (warn) or an error (error; this series'). Default: the ldr
+    extension's own option when mkdocs.yml lists it, else off."""
     template_cache = c.Type(bool, default=True)
     """Keep the theme's compiled templates in .cache/ldr/templates (site/templates.py)."""

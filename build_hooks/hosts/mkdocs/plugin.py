@@ -46,7 +46,7 @@ from build_hooks.hosts.markdown.extension import LdrState, card_names
 from build_hooks.hosts.mkdocs.config import LdrConfig
 from build_hooks.hosts.mkdocs.log import PluginLog, check_writable, guard_hooks
 from build_hooks.hosts.mkdocs.serve import ServeLoop
-from build_hooks.hosts.mkdocs.setup import add_assets, add_extensions, listed_widgets, say_site_url_problem
+from build_hooks.hosts.mkdocs.setup import add_assets, add_extensions, listed_option, say_site_url_problem
 from build_hooks.run.library import Library
 from build_hooks.run.progress import Estimate
 from build_hooks.run.status import store_diagnostics
@@ -109,7 +109,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             raise PluginError(str(exc)) from exc
         try:
             self.state = LdrState(root, self.library, raise_errors=False, autorun=False,
-                                  widgets=self.config.widgets or listed_widgets(config))
+                                  widgets=self.config.widgets or listed_option(config, "widgets", []),
+                                  typed_versions=self.config.typed_versions
+                                  or listed_option(config, "typed_versions", "off"))
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
         add_assets(config)

@@ -23,13 +23,13 @@ def add_assets(config) -> None:
     config.extra_javascript.extend(uri for uri in assets.scripts() if uri not in scripts)
 
 
-def listed_widgets(config) -> list[str]:
-    """The ``widgets`` option of the ldr extension as mkdocs.yml lists it (for Zensical)."""
+def listed_option(config, option: str, default):
+    """An option of the ldr extension as mkdocs.yml lists it (for Zensical), else ``default``."""
     for name in ("build_hooks.hosts.markdown.extension", "ldr"):
         options = config.mdx_configs.get(name)
-        if isinstance(options, dict) and isinstance(options.get("widgets"), list):
-            return [str(item) for item in options["widgets"]]
-    return []
+        if isinstance(options, dict) and option in options:
+            return options[option]
+    return default
 
 
 def add_extensions(config, state: LdrState) -> None:

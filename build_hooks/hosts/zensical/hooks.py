@@ -26,7 +26,8 @@ def attach(md, extension) -> object | None:
 
     root = Path(get_config()["root_dir"]) / str(extension.getConfig("root") or ".")
     session = session_for(root)
-    session.state.use_widgets(extension.getConfig("widgets") or ())  # the extension's options in mkdocs.yml
+    # the extension's options in mkdocs.yml
+    session.state.use_widgets(extension.getConfig("widgets") or (), extension.getConfig("typed_versions") or "off")
     end = _PageEnd(md, session, context)
     md.preprocessors.register(_PageStart(md, session, context), "ldr_zensical_page", 45)
     md.treeprocessors.register(_TreeDone(md, end), "ldr_zensical_tree_done", -100)
