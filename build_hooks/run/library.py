@@ -45,6 +45,7 @@ class ProofState:
     corrupt: Corrupt | None = None
     reasons: list[str] = field(default_factory=list)
     foreign: bool = False  # an accelerator record under another torch, kept by `ldr merge`
+    unneeded: bool = False  # a CPU record of a proof that now requires an accelerator
 
     @property
     def state(self) -> str:
@@ -52,6 +53,8 @@ class ProofState:
             return "corrupt"
         if self.record is None:
             return "missing"
+        if self.unneeded:
+            return "unneeded"
         if self.foreign:
             return "foreign"
         if self.reasons:
@@ -127,6 +130,10 @@ class Library:
             return ProofState(proof, device_class, None, item, [f"corrupt record {item.describe(self.root)}"])
         if item is None:
             return ProofState(proof, device_class, None, None, ["no record"])
+        if proof.accelerator == "require" and device_class == "cpu":
+            return ProofState(proof, device_class, item, None, [
+                f"the proof requires an accelerator (cuda or mps), so this CPU record is from before; "
+                f"no page shows it; fix: `ldr forget {proof.name} --device cpu` removes it"], unneeded=True)
         reasons = []
         if item.latest_sha256 != proof.sha256:
             reasons.append("script changed since it was recorded")
@@ -308,6 +315,8 @@ class Library:
             if isinstance(item, Corrupt):
                 corrupt.append(item.warning(self.root))
                 continue
+            if proof.accelerator == "require" and device_class == "cpu":
+                continue  # unneeded: see state()
             state = self.state(proof, device_class)
             out[device_class] = ProofData(
                 name=name,

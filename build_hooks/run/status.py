@@ -10,7 +10,7 @@ Format 1 (fields are only ever added, never removed or renamed)::
                  "allowed_unmeasured": bool (PROOF allow_unmeasured),
                  "needs": null | ["cuda", "mps"] (what it needs that this machine lacks),
                  "records": [{"device_class",
-                              "state": "fresh|foreign|problem|failed|stale|missing|corrupt",
+                              "state": "fresh|foreign|unneeded|problem|failed|stale|missing|corrupt",
                               "reasons": [str], "problems": [str] (data-line problems kept
                               in the record), "path", "torch", "device", "python",
                               "measured_at", "wall_s", "status", "data_keys": [str],
@@ -28,7 +28,7 @@ from build_hooks.core.textsafe import printable
 from build_hooks.run.library import Diagnostic, Library, ProofState, host_accelerator
 from build_hooks.run.results import last_lines
 
-ORDER = ("fresh", "foreign", "unmeasured", "problem", "failed", "stale", "missing", "corrupt")
+ORDER = ("fresh", "foreign", "unmeasured", "unneeded", "problem", "failed", "stale", "missing", "corrupt")
 
 
 def _reasons(state: ProofState) -> list[str]:

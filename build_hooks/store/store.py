@@ -263,6 +263,16 @@ class Store:
                 found[device_class] = item
         return found
 
+    def forget(self, proof: str, device_class: str) -> Path | None:
+        """Remove a record (the author's ``ldr forget``); the path removed, or None if none was there."""
+        path = self.path(proof, device_class)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return None
+        _PARSED.pop(str(path), None)
+        return path
+
     def write(self, record: Record) -> Path:
         """Atomically replace the record: readers see the old or the new file, never half."""
         path = self.path(record.proof, record.device_class)

@@ -234,6 +234,35 @@ def test_a_require_proof_on_a_cpu_machine_is_visible_checked_and_explained(proje
     assert project.ldr("check").returncode == 0
 
 
+def test_a_proof_made_to_require_an_accelerator_keeps_no_trap(project, monkeypatch, wide):
+    """Issue 21.1: a CPU record made before the proof said ``accelerator: require`` is called
+    unneeded (not stale), no page shows it, `ldr forget` removes it; the build's note on the
+    missing accelerator record names the line and the fix, and allow_unmeasured quiets it."""
+    monkeypatch.setenv("LDR_ACCELERATOR", "none")
+    project.proof("gpu", GOOD)
+    assert project.ldr("run", "gpu").returncode == 0
+    project.proof("gpu", 'PROOF = {"accelerator": "require"}\n' + GOOD)
+    project.page("index.md", "# GPU\n\n```proof\ngpu\n```\n")
+    check = project.ldr("check")
+    assert check.returncode == 1
+    assert ("gpu (cpu): unneeded: the proof requires an accelerator (cuda or mps), so this CPU record "
+            "is from before; no page shows it; fix: `ldr forget gpu --device cpu` removes it") in check.stdout
+    strict = project.build()
+    assert strict.returncode == 1
+    assert ("docs/index.md:3: proof gpu is not yet measured on an accelerator; fix: run `ldr run gpu` on a "
+            "machine with cuda or mps") in strict.stderr
+    assert project.build(strict=False).returncode == 0 and "ldr-proof__output" not in project.html()
+    forgot = project.ldr("forget", "gpu", "--device", "cpu")
+    assert forgot.returncode == 0 and "removed proofs/_results/gpu.cpu.json" in forgot.stdout
+    assert not project.record("gpu").exists()
+    assert project.ldr("forget", "gpu", "--device", "cpu").returncode == 1  # nothing left to remove
+    assert project.ldr("forget", "nope", "--device", "cpu").returncode == 2
+    project.proof("gpu", 'PROOF = {"accelerator": "require", "allow_unmeasured": True}\n' + GOOD)
+    assert project.ldr("check").returncode == 0
+    allowed = project.build()
+    assert allowed.returncode == 0, allowed.stderr
+
+
 def test_a_failed_record_is_never_called_fresh(project, wide):
     project.proof("p", 'print("working")\nraise SystemExit(3)\n')
     assert project.ldr("run").returncode == 1

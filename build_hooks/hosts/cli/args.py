@@ -107,6 +107,11 @@ def build_parser(description: str) -> argparse.ArgumentParser:
     drift_out = drift.add_mutually_exclusive_group()
     drift_out.add_argument("--json", action="store_true", help="the stable machine-readable form")
     drift_out.add_argument("--html", type=Path, metavar="FILE", help="write a standalone HTML report")
+    forget = command("forget", help="remove records from the store (e.g. a CPU record of a proof that now "
+                                    "requires an accelerator)")
+    forget.add_argument("proofs", nargs="+", metavar="PROOF")
+    forget.add_argument("--device", action="append", choices=("cpu", "cuda", "mps"), required=True,
+                        help="the device class whose record goes (repeat for several)")
     merge = command("merge", help="bring shards recorded elsewhere (ldr run --shard) into the store")
     merge.add_argument("shards", nargs="+", metavar="DIR")
     notebook = command("notebook", help="write a proof as the Jupyter notebook the site publishes")

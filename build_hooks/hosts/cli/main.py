@@ -143,6 +143,24 @@ def cmd_drift(args, library: Library) -> int:
     return 0
 
 
+def cmd_forget(args, library: Library) -> int:
+    """Remove the named records, under the store's lock; say each one (git still has it)."""
+    from build_hooks.store.lock import store_lock
+
+    library.select(args.proofs)  # an unknown name is an error naming the proofs
+    removed = 0
+    with store_lock(library.lock_path):
+        for name in args.proofs:
+            for device in args.device:
+                path = library.store.forget(name, device)
+                if path is None:
+                    print(f"{name} ({device}): no record", file=sys.stderr)
+                else:
+                    removed += 1
+                    print(f"removed {shown(path, library.root)} (`git checkout` brings it back until you commit)")
+    return 0 if removed else 1
+
+
 def cmd_merge(args, library: Library) -> int:
     from build_hooks.store.shards import cmd_merge as run_merge
 
@@ -208,8 +226,9 @@ def _main(argv: list[str] | None) -> int:
         library = Library(root, python=getattr(args, "python", None), slots=getattr(args, "jobs", None),
                           store=store, layout=layout)
         try:
-            return {"run": cmd_run, "status": cmd_status, "check": cmd_check, "diff": cmd_diff,
-                    "drift": cmd_drift, "merge": cmd_merge, "notebook": cmd_notebook}[args.command](args, library)
+            commands = {"run": cmd_run, "status": cmd_status, "check": cmd_check, "diff": cmd_diff,
+                        "forget": cmd_forget, "drift": cmd_drift, "merge": cmd_merge, "notebook": cmd_notebook}
+            return commands[args.command](args, library)
         finally:
             library.close()
     except LdrError as exc:

@@ -16,7 +16,7 @@ def shown(path: Path, root: Path) -> Path:
 
 
 STATE_STYLES = {"fresh": "green", "foreign": "cyan", "stale": "yellow", "failed": "red", "missing": "red",
-                "corrupt": "red", "problem": "red", "unmeasured": "yellow"}
+                "corrupt": "red", "problem": "red", "unmeasured": "yellow", "unneeded": "yellow"}
 
 
 def _each_record(report: dict) -> list[tuple[dict, dict]]:

@@ -245,7 +245,7 @@ class LdrState:
         self.take_card(name, None, check_only=True)
         records = self.records(name, pending_ok=True)
         proof = self.library.proofs[name]
-        self.report_card(proof.name, proof.accelerator, records)
+        self.report_card(proof, records, line)
         href = self.context().site_path(f"proofs/{proof.path.name}")
         code = self.highlights.get_or_make(key_of(proof.sha256, pygments.__version__),
                                            lambda: highlight_source(proof.source))
@@ -282,7 +282,8 @@ class LdrState:
             return records[device]
         return self.context().proof(name)
 
-    def report_card(self, name: str, accelerator: str, records: dict[str, ProofData]) -> None:
+    def report_card(self, proof, records: dict[str, ProofData], line: int | None = None) -> None:
+        name, accelerator = proof.name, proof.accelerator
         where = self.where(None)  # about the proof, not the fence: named once per page
         for item in records.values():
             p = item.provenance
@@ -297,10 +298,14 @@ class LdrState:
                     f"{what.torch} on {what.measured_at}: it {what.message}; last lines:\n    "
                     f"{tail_lines}", page=self.page, proof=name))
         if accelerator != "none" and not {"cuda", "mps"} & set(records):
-            level = "info" if "cpu" in records else "warning"
+            shows_cpu = "cpu" in records
+            level = "info" if shows_cpu or proof.allow_unmeasured else "warning"
+            note = ("; the page shows its CPU result" if shows_cpu else
+                    "; its card says so (allow_unmeasured)" if proof.allow_unmeasured else
+                    f"; fix: run `ldr run {name}` on a machine with cuda or mps and commit (or `ldr merge`) "
+                    "its record, or set \"allow_unmeasured\": True in its PROOF to publish without one")
             self.diagnostics.append(Diagnostic(
-                level, f"{where}: proof {name} is not yet measured on an accelerator"
-                + ("; the page shows its CPU result" if level == "info" else ""),
+                level, f"{self.where(line)}: proof {name} is not yet measured on an accelerator{note}",
                 page=self.page, proof=name))
 
     def value(self, match: re.Match) -> tuple[str, str, ProofData]:
