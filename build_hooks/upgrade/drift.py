@@ -188,9 +188,11 @@ def default_versions(store: Store, from_version: str | None, to_version: str | N
     if from_version is None:
         older = [v for v in known if version_key(v) < version_key(to_version)]
         if not older:
+            newer = [v for v in known if version_key(v) > version_key(to_version)]
+            hint = (f"; after a rollback, compare with the newer one: `ldr drift --from {newer[0]}`"
+                    if newer else "; history is kept when `ldr run` re-measures under a new pin")
             raise LdrError(f"no torch version older than {to_version} is recorded in "
-                           f"proofs/_results/_history/ (recorded: {', '.join(known) or 'none'}); "
-                           "history is kept when `ldr run` re-measures under a new pin")
+                           f"proofs/_results/_history/ (recorded: {', '.join(known) or 'none'}){hint}")
         from_version = older[-1]
     from_version = _given(from_version, known)
     for version in (from_version, to_version):

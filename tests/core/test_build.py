@@ -216,3 +216,16 @@ def test_widgets_join_only_the_sites_that_name_them(project):
     broken = project.build()
     assert broken.returncode == 1
     assert "widgets: cannot import no_such_widgets" in broken.stderr and "fix:" in broken.stderr
+
+
+def test_one_strict_build_names_every_pages_directive_errors(project):
+    """Issue 21.5: four problems on three pages are four lines of one failed build, not four builds."""
+    project.page("index.md", "# A\n\n```proof\nnope\n```\n\n```proof\nnada\n```\n")
+    project.page("b.md", "# B\n\n```proof\nzilch\n```\n")
+    project.page("c.md", "# C\n\n```figure\nsrc: missing.excalidraw\n```\n")
+    result = project.build()
+    assert result.returncode == 1
+    for where in ("docs/index.md:3: unknown proof 'nope'", "docs/index.md:7: unknown proof 'nada'",
+                  "docs/b.md:3: unknown proof 'zilch'", "docs/c.md:3: figure: drawings/missing.excalidraw"):
+        assert where in result.stderr, where
+    assert "4 directive error(s) on 3 page(s)" in result.stderr

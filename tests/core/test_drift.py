@@ -154,6 +154,18 @@ def test_drift_without_history_says_how_history_is_made(project):
     assert f"no torch version older than {PIN}" in out.stderr and "_history" in out.stderr
 
 
+def test_drift_after_a_rollback_names_the_newer_version_to_compare(project):
+    """Issue 21.5: the pin moved back; only a newer version is in the history."""
+    project.proof("toll", SCRIPT)
+    record(project, "toll")
+    record(project, "toll", torch="2.99.0", folder=project.root / HISTORY / "2.99.0")
+    out = project.ldr("drift")
+    assert out.returncode == 2 and "after a rollback, compare with the newer one: `ldr drift --from 2.99.0`" \
+        in out.stderr
+    back = project.ldr("drift", "--from", "2.99.0")
+    assert back.returncode == 0, back.stderr
+
+
 def test_repeat_runs_measure_the_noise_that_drift_uses(project, tmp_path):
     counter = tmp_path / "count"
     project.proof("counter", f"""\

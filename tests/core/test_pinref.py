@@ -149,3 +149,12 @@ def test_the_rule_is_the_series_own(project):
     rule(project, "loud")
     wrong = project.build()
     assert wrong.returncode == 1 and "typed_versions" in wrong.stderr
+
+
+def test_history_fences_may_name_later_versions(md):
+    """A corrections note or a drift report names versions on purpose (after a rollback, later
+    ones than the pin): their bodies are history, not prose the pin rule checks."""
+    for fence in ("corrections", "drift-report"):
+        found = errors(md, f"# Notes\n\n```{fence}\nfrom: 2.99.0\nnote: went back from torch 2.99.0\n```\n")
+        assert "typed by hand" not in found
+    assert "typed by hand" in errors(md, "# Notes\n\n```claim\nsay: as torch 2.99.0 does\n```\n")

@@ -208,7 +208,12 @@ class SourceLinks(Treeprocessor):
         return None
 
 
+HISTORY = ("corrections", "drift-report")  # their bodies name versions on purpose: history, not pins
+
+
 def register(md, state, directives: tuple[str, ...]) -> None:
-    """Called by the ldr extension: the preprocessor runs before the fences are read."""
-    md.preprocessors.register(PinPreprocessor(md, state, directives), "ldr_pin", 42)
+    """Called by the ldr extension: the preprocessor runs before the fences are read. The
+    bodies of ``directives`` are prose (checked), except those of the HISTORY fences."""
+    prose = tuple(name for name in directives if name not in HISTORY)
+    md.preprocessors.register(PinPreprocessor(md, state, prose), "ldr_pin", 42)
     md.treeprocessors.register(SourceLinks(md, state), "ldr_source_links", 9)

@@ -125,6 +125,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         except LdrError as exc:  # e.g. a proof imports a helper that does not exist
             raise PluginError(str(exc)) from exc
         self.reported: set[str] = set()
+        self.page_errors: list[str] = []  # directive errors of every page, raised after the last
         self.warned: set[str] = set()  # data-file problems, said once per build
         self.deferred: dict[str, dict[str, str]] = {}
         library = self.library  # begin_build() has just refreshed it
@@ -211,8 +212,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_page_content(self, html, page, config, files):
         diagnostics, self.state.diagnostics = self.state.diagnostics, []
         errors = [d.message for d in diagnostics if d.level == "error"]
-        if errors and not self.serving:
-            raise PluginError("\n".join(errors))
+        if errors and not self.serving:  # every page's errors, reported together after the last page
+            self.page_errors += errors
+            diagnostics = [d for d in diagnostics if d.level != "error"]
         # Under serve the page shows each error in its place (LdrState.fail) and the log warns.
         self.deferred[page.file.src_uri], self.state.deferred = self.state.deferred or {}, None
         if page.present_anchor_ids is not None:
@@ -239,6 +241,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         return restore(output, self.deferred.pop(page.file.src_uri, {}))
 
     def on_post_build(self, config):
+        if self.page_errors:  # one build names every page's problems, not just the first page's
+            found, self.page_errors = self.page_errors, []
+            pages = len({message.split(":", 1)[0] for message in found})
+            raise PluginError("\n".join(found) + f"\n{len(found)} directive error(s) on {pages} page(s)")
         # Store problems (corrupt records, bad data lines) come from the records themselves, so
         # every build reports them until they are fixed, not only the build that ran the proof.
         seen: set[str] = set()
