@@ -6,7 +6,16 @@ For each size (chapters), a temporary project is generated: chapters of about 5,
 with eight proofs each (most under 0.2 s, some parallel-safe, a 1 to 3 s timing proof in every
 other chapter), six Excalidraw drawings of 20 to 150 elements, 25 inline values, 10 excerpts,
 sections on the depth meter's floors and one instrument (fed by a copy of this repo's proof
-for it). The same pages with every directive replaced by a paragraph of about its size, built
+for it), and a ```corrections fence (an author's note for the last upgrade in odd chapters,
+empty in even ones), as the series' chapters have; beside them a page with the ```proofs-index
+and an upgrade page with the ```drift-report (docs/proofs.md and docs/drift/ in this repo).
+So that drift and the corrections notes have something to compare, every record the first
+build writes is also kept as an older torch's run (OLD_TORCH) in the store's history
+(proofs/_results/_history/<torch>/: some proofs' values and output lines changed by 30 %, some
+by 0.5 %, the rest unchanged; the instruments' proofs take this repo's own 2.13.0 records),
+with measured noise for the pinned version (_noise/<torch>/), as `ldr run --repeat 3` writes
+it; the history is committed state, so every build from then on (fresh clone, cold, warm) has
+it. The same pages with every directive replaced by a paragraph of about its size, built
 by plain mkdocs-material with the same theme, are the baseline. Printed, per size, as ratios:
 
 * warm build (every record fresh): `mkdocs build` in a fresh process, and rebuilt in one
@@ -70,7 +79,11 @@ DRAWINGS_PER_CHAPTER = 6
 VALUES_PER_CHAPTER = 25
 EXCERPTS_PER_CHAPTER = 10
 SECTIONS = 10
-PLAIN_DIRECTIVES = re.compile(r"^```(proof|proof-output|figure|instrument)\n(.*?)^```\n", re.S | re.M)
+PLAIN_DIRECTIVES = re.compile(r"^```(proof|proof-output|figure|instrument|corrections|proofs-index|drift-report)\n"
+                              r"(.*?)^```\n", re.S | re.M)
+OLD_TORCH = "2.13.0"  # the version the generated history was "recorded" under
+PIN = re.search(r'"torch==([^"]+)"', (REPO / "pyproject.toml").read_text()).group(1)
+DRIFT_PAGE = f"drift/{OLD_TORCH}-to-{PIN}.md"
 
 FAST_PROOF = '''"""Case {c}.{p}: what {op} does to a {n}-element tensor
 
@@ -195,6 +208,10 @@ def drawing(rng: random.Random, name: str, count: int) -> dict:
 def chapter(rng: random.Random, c: int, proofs: list[str], drawings: list[str], instrument: tuple[str, str]) -> str:
     """A chapter of about 5,000 words with its directives spread over ten sections."""
     blocks = [f"# Part {c}: generated chapter {c}\n", "The marker is start. " + words(rng, 120) + "\n"]
+    # The author's note for the last upgrade (Parts 0 and 1 of the series have one); an empty
+    # fence still lists what changed on the page.
+    note = (f'- torch: {PIN}\n  date: 2026-12-01\n  note: "{words(rng, 50)}"\n' if c % 2 else "")
+    blocks.append(f"```corrections\n{note}```\n")
     values = [(p, k) for p in proofs for k in ("first", "last", "mean", "steps.2.sum")]
     rng.shuffle(values)
     per_section = -(-VALUES_PER_CHAPTER // SECTIONS)
@@ -299,14 +316,99 @@ def generate(base: Path, chapters: int, seed: int = 7) -> dict:
         stats["excerpts"] += text.count("```proof-output")
         stats["drawings"] += len(drawings)
     index = "# The series\n\n" + words(rng, 200) + "\n"
+    # The series' proofs page and upgrade report (docs/proofs.md, docs/drift/).
+    every = "# Every proof\n\n" + words(rng, 90) + "\n\n```proofs-index\n```\n"
+    upgrade = (f"# Upgrade report: torch {OLD_TORCH} to {PIN}\n\n" + words(rng, 150) + "\n\n"
+               + words(rng, 60) + f"\n\n```drift-report\nfrom: {OLD_TORCH}\nto: {PIN}\n```\n")
     for root in (ldr, plain):
         (root / "docs" / "index.md").write_text(index)
-    stats["proofs"] = len(list((ldr / "proofs").glob("*.py")))
+        (root / "docs" / "drift").mkdir()
+    (ldr / "docs" / "proofs.md").write_text(every)
+    for name, text in (("proofs.md", every), (DRIFT_PAGE, upgrade)):
+        (plain / "docs" / name).write_text(plain_page(text))
+    for helper in (REPO / "proofs").glob("_*.py"):  # local helpers the instruments' proofs import (_timing)
+        shutil.copy(helper, ldr / "proofs" / helper.name)
+    stats["proofs"] = len([p for p in (ldr / "proofs").glob("*.py") if not p.name.startswith("_")])
     config = (REPO / "mkdocs.yml").read_text()
-    config = re.sub(r"\nnav:\n(  .*\n?)*", "\nnav:\n  - Home: index.md\n" + "".join(f"  - {p}\n" for p in nav), config)
+    config = re.sub(r"\nnav:\n(  .*\n?)*", "\nnav:\n  - Home: index.md\n  - proofs.md\n"
+                    + "".join(f"  - {p}\n" for p in nav) + f"  - Upgrades:\n      - {DRIFT_PAGE}\n", config)
     (ldr / "mkdocs.yml").write_text(config)
     (plain / "mkdocs.yml").write_text(plain_config(config))
-    return {"ldr": ldr, "plain": plain, "stats": stats}
+    # The upgrade page joins once the history exists (put_history): a drift report between
+    # versions the store has not recorded is an error.
+    return {"ldr": ldr, "plain": plain, "stats": stats, "pending": {f"docs/{DRIFT_PAGE}": upgrade}}
+
+
+def _scaled(value, factor: float):
+    """``value`` with every float in it (not ints, not bools) multiplied by ``factor``."""
+    if isinstance(value, dict):
+        return {k: _scaled(v, factor) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scaled(v, factor) for v in value]
+    if isinstance(value, float):
+        return round(value * factor, 6)
+    return value
+
+
+def _leaves(value, prefix: str = "") -> dict:
+    """Every numeric leaf by its data path (``VALUES.steps.2.sum``), as datalines.flatten."""
+    if isinstance(value, dict):
+        return {k: v for key, item in value.items() for k, v in _leaves(item, f"{prefix}.{key}" if prefix
+                                                                        else str(key)).items()}
+    if isinstance(value, list):
+        return {k: v for i, item in enumerate(value) for k, v in _leaves(item, f"{prefix}.{i}").items()}
+    return {prefix: value} if isinstance(value, (int, float)) and not isinstance(value, bool) else {}
+
+
+def history(root: Path) -> dict[str, str]:
+    """What an upgrade leaves in the store, made from the records a first build wrote: each
+    record as run under OLD_TORCH (``_history/<old>/``; a third of the proofs' floats 30 % higher
+    then, their output lines with them, one in eight of the rest 0.5 % higher, the others the
+    same; the instruments' proofs take this repo's own records of that version where it has
+    them), and the pinned version's noise from three repeated runs (``_noise/<pin>/``, 1 % MAD
+    on every number; this repo's own noise files for the instruments' proofs). Path under
+    ``root`` -> text."""
+    results = root / "proofs" / "_results"
+    ours = REPO / "proofs" / "_results"
+    out: dict[str, str] = {}
+    for path in sorted(results.glob("*.json")):
+        record = json.loads(path.read_text())
+        if record.get("status") != "ok":
+            continue
+        version = record["torch"].split("+")[0]
+        for folder, kept in ((f"_history/{OLD_TORCH}", ours / "_history" / OLD_TORCH / path.name),
+                             (f"_noise/{version}", ours / "_noise" / version / path.name)):
+            if kept.is_file() and (REPO / "proofs" / f"{record['proof']}.py").is_file():
+                out[f"{folder}/{path.name}"] = kept.read_text()
+        if f"_history/{OLD_TORCH}/{path.name}" not in out:
+            digest = int(record["script_sha256"][:8], 16)
+            factor = 1.3 if digest % 3 == 0 else 1.005 if digest % 8 == 1 else 1.0
+            old = dict(record, torch=OLD_TORCH, torch_build=f"{OLD_TORCH}+cpu", wall_s=round(record["wall_s"] * 1.2, 3),
+                       data=_scaled(record["data"], factor),
+                       measured_at=f"2026-11-{1 + digest % 28:02d}T09:{digest % 60:02d}:00Z")
+            if factor != 1.0:
+                sums = re.compile(r"(?<=is )\d+\.\d(?= over)")
+                old["stdout"] = ["VALUES=" + json.dumps(old["data"]["VALUES"]) if line.startswith("VALUES=")
+                                 else sums.sub(lambda m, f=factor: f"{float(m.group(0)) * f:.1f}", line)
+                                 for line in record["stdout"]]
+            out[f"_history/{OLD_TORCH}/{path.name}"] = json.dumps(old, indent=2, sort_keys=True) + "\n"
+        if f"_noise/{version}/{path.name}" not in out:
+            numbers = _leaves(record["data"])
+            out[f"_noise/{version}/{path.name}"] = json.dumps({
+                "format": 2, "proof": record["proof"], "device_class": record["device_class"], "torch": version,
+                "runs": 3, "measured_at": record["measured_at"],
+                "stats": {k: {"median": v, "mad": abs(v) * 0.01} for k, v in numbers.items()},
+                "spread": {k: 0.03 for k in numbers}}, indent=2, sort_keys=True) + "\n"
+    return {f"proofs/_results/{name}": text for name, text in out.items()}
+
+
+def put_history(root: Path, files: dict[str, str]) -> None:
+    """Write the history made by :func:`history` (and the upgrade page held back by
+    :func:`generate`) into the project, again after the store was removed."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
 
 
 def plain_config(config: str) -> str:
@@ -317,7 +419,7 @@ def plain_config(config: str) -> str:
     config = re.sub(r"\nwatch: .*", "", config)
     config = re.sub(r"  - pymdownx\.superfences:\n +custom_fences:\n( {6,}- .*\n)*",
                     "  - pymdownx.superfences\n", config)
-    config = re.sub(r"\n  - build_hooks\.hosts\.markdown\.extension\b.*", "", config)
+    config = re.sub(r"\n  - build_hooks\.hosts\.markdown\.extension\b.*(\n {6,}.*)*", "", config)
     config = re.sub(r"\n  - assets/ldr/[\w.-]+", "", config)
     config = re.sub(r"\nextra_css:\n(?!  - )", "\n", config)  # emptied
     if "build_hooks" in config or "assets/ldr/" in config:
@@ -543,8 +645,12 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
     roots = {"ldr": made["ldr"], "plain": made["plain"]}
     sites = {kind: base / f"site-{kind}" for kind in roots}
     out = {"stats": made["stats"]}
-    # First build of a fresh clone: records committed (made here by a first build), no .cache.
+    # First build of a fresh clone: records committed (made here by a first build, with the
+    # history an upgrade leaves beside them), no .cache.
     fresh_build(roots["ldr"], sites["ldr"])
+    kept = history(roots["ldr"]) | made["pending"]
+    put_history(roots["ldr"], kept)
+    out["stats"]["history"] = sum("/_history/" in name for name in kept)
     shutil.rmtree(roots["ldr"] / ".cache", ignore_errors=True)
     clone = fresh_build(roots["ldr"], sites["ldr"])
     clone_plain = fresh_build(roots["plain"], sites["plain"])
@@ -558,12 +664,14 @@ def measure(base: Path, chapters: int, rounds: int, serve_rounds: int, colds: in
     colds_s, plain_cold = [], []
     for _ in range(colds):
         shutil.rmtree(roots["ldr"] / "proofs" / "_results", ignore_errors=True)
+        put_history(roots["ldr"], kept)  # committed: only the current records are missing
         cold = fresh_build(roots["ldr"], sites["ldr"])
         plain = fresh_build(roots["plain"], sites["plain"])
         colds_s.append(cold["s"])
         plain_cold.append(plain["s"])
         walls = recorded_walls(roots["ldr"])
     shutil.rmtree(roots["ldr"] / "proofs" / "_results", ignore_errors=True)
+    put_history(roots["ldr"], kept)
     # Sampled with the build's own host in its process tree.
     out["memory_cold"] = fresh_build(roots["ldr"], sites["ldr"], sample=True)
     out["memory_plain"] = fresh_build(roots["plain"], sites["plain"], sample=True)
@@ -602,6 +710,8 @@ def profile(base: Path, chapters: int, top: int) -> None:
 
     made = generate(base, chapters)
     fresh_build(made["ldr"], base / "site-ldr")  # records and caches
+    put_history(made["ldr"], history(made["ldr"]) | made["pending"])
+    fresh_build(made["ldr"], base / "site-ldr")  # the caches again, with the history
     inproc_build(made["ldr"], base / "site-ldr")
     profiler = cProfile.Profile()
     profiler.enable()
@@ -630,7 +740,9 @@ def report(results: dict[int, dict]) -> None:
         st = r["stats"]
         print(f"\n{chapters} chapter(s): {st['words']:,} words, {st['proofs']} proofs ({st['parallel']} parallel-safe, "
               f"{st['timing']} timing), {st['drawings']} drawings ({st['elements']} elements), "
-              f"{st['values']} inline values, {st['excerpts']} excerpts, {chapters} instruments")
+              f"{st['values']} inline values, {st['excerpts']} excerpts, {chapters} instruments, "
+              f"{chapters} corrections notes, a proofs index and a drift report ({st.get('history', 0)} "
+              f"records under {OLD_TORCH} in history)")
         print(ratio_line("warm build, fresh process / plain", r["fresh"]["ldr"], r["fresh"]["plain"], 1.05))
         print(ratio_line("  the same in CPU seconds", r["fresh_cpu"]["ldr"], r["fresh_cpu"]["plain"], 1.05))
         print(ratio_line("  best of each side's runs", r["fresh_best"]["ldr"], r["fresh_best"]["plain"], 1.05))
