@@ -119,12 +119,20 @@ def _parser():
     return MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
+@lru_cache(maxsize=256)
+def _tokens(source: str) -> tuple:
+    """markdown-it's tokens of ``source``, parsed once per distinct text in this process: the
+    page's own render, the corrections note, the proofs index, the exercises, drift and the
+    claims on quotes all read the same pages (a build of the series parsed each page about eight
+    times before; bench/bench_site.py). Treat the tokens as read-only."""
+    return tuple(_parser().parse(source))
+
+
 def locate(text: str, fences: Iterable[str], value: re.Pattern | None = None) -> list[Spot]:
     """Every directive fence (of the given languages) and inline value, in document order."""
     kinds = set(fences)
-    parser = _parser()
     spots: list[Spot] = []
-    for token in parser.parse("\n".join(unfold_containers(text.split("\n")))):
+    for token in _tokens("\n".join(unfold_containers(text.split("\n")))):
         if token.map is None:
             continue
         if token.type == "fence":
@@ -210,8 +218,7 @@ def sections(text: str) -> list[Section]:
     if lines and lines[0].strip() == "---":  # front matter: blank it out, keeping line numbers
         end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")), 0)
         lines[: end + 1] = [""] * (end + 1)
-    parser = _parser()
-    tokens = parser.parse("\n".join(unfold_containers(lines)))
+    tokens = _tokens("\n".join(unfold_containers(lines)))
     out: list[Section] = []
     seen: dict[str, int] = {}
     for opening, inline in zip(tokens, tokens[1:]):
