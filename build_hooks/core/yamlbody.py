@@ -9,6 +9,9 @@ Both raise :class:`yaml.YAMLError`, which every caller already reports as bad YA
 
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
+
 import yaml
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -25,7 +28,17 @@ def _where(event) -> str:
 
 
 def load(text: str):
-    """``text`` parsed as YAML; raises yaml.YAMLError (RefusedYaml for an alias or deep nesting)."""
+    """``text`` parsed as YAML; raises yaml.YAMLError (RefusedYaml for an alias or deep nesting).
+
+    A build reads the same fence bodies many times (the page's render, the proofs index, the
+    claims on quotes, corrections): each distinct text is parsed once per process and every
+    caller gets its own copy, which it may change."""
+    found = _parsed(text)
+    return copy.deepcopy(found) if isinstance(found, (dict, list)) else found
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str):
     depth = 0
     for event in yaml.parse(text, Loader=LOADER):
         if isinstance(event, yaml.AliasEvent):

@@ -128,11 +128,16 @@ def _tokens(source: str) -> tuple:
     return tuple(_parser().parse(source))
 
 
+@lru_cache(maxsize=256)
+def _page_tokens(text: str) -> tuple:
+    return _tokens("\n".join(unfold_containers(text.split("\n"))))
+
+
 def locate(text: str, fences: Iterable[str], value: re.Pattern | None = None) -> list[Spot]:
     """Every directive fence (of the given languages) and inline value, in document order."""
     kinds = set(fences)
     spots: list[Spot] = []
-    for token in _tokens("\n".join(unfold_containers(text.split("\n")))):
+    for token in _page_tokens(text):
         if token.map is None:
             continue
         if token.type == "fence":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import yaml
 from markdown_it import MarkdownIt
@@ -93,13 +94,14 @@ def quotes(text: str, instrument_proofs: dict[str, str] | None = None) -> list[Q
     return out
 
 
+@lru_cache(maxsize=256)
 def page_title(text: str, source: str) -> str:
     """A page's title for a list of links: its front matter ``title``, its first ``#``
-    heading, or its file name."""
+    heading, or its file name (once per page text and path in a process)."""
     front = FRONT_TITLE.match(text)
     if front:
         return front.group("title").strip().strip("\"'")
-    tokens = MarkdownIt("commonmark").parse(text)  # a `# comment` in a code block is no heading
+    tokens = _commonmark().parse(text)  # a `# comment` in a code block is no heading
     for index, token in enumerate(tokens[:-1]):
         if token.type == "heading_open" and token.tag == "h1":
             title = ATTR_LIST.sub("", tokens[index + 1].content).replace("`", "").strip()
@@ -107,3 +109,8 @@ def page_title(text: str, source: str) -> str:
                 return title
     stem = source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return stem.replace("-", " ").replace("_", " ").capitalize()
+
+
+@lru_cache(maxsize=1)
+def _commonmark():
+    return MarkdownIt("commonmark")

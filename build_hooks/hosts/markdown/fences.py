@@ -5,7 +5,6 @@ and small caches; no Markdown or MkDocs state."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import importlib.util
 import json
@@ -94,20 +93,13 @@ def card_names(text: str, fences: Registry) -> list[str]:
     return names
 
 
-_PARSED: dict[str, object] = {}  # fence body -> its YAML (rebuilds and on_files see the same bodies)
-
-
 def parse_options(source: str, fence: str) -> dict:
-    body = _PARSED.get(source, _PARSED)
-    if body is _PARSED:
-        try:
-            body = yamlbody.load(source) if source.strip() else None  # no aliases, bounded depth
-        except yaml.YAMLError as exc:
-            raise DirectiveError(f"the {fence} fence body is not valid YAML: {exc}") from exc
-        if len(_PARSED) >= 4096:
-            _PARSED.clear()
-        _PARSED[source] = body
-    body = copy.deepcopy(body) if isinstance(body, (dict, list)) else body  # handlers may change theirs
+    """A fence's body as its options (yamlbody parses each distinct body once, and hands every
+    caller its own copy: handlers may change theirs)."""
+    try:
+        body = yamlbody.load(source) if source.strip() else None  # no aliases, bounded depth
+    except yaml.YAMLError as exc:
+        raise DirectiveError(f"the {fence} fence body is not valid YAML: {exc}") from exc
     if body is None:
         return {}
     if isinstance(body, dict):
