@@ -43,6 +43,7 @@ import json
 import math
 import os
 import statistics
+from functools import lru_cache
 from pathlib import Path
 from typing import TypeGuard
 
@@ -254,11 +255,21 @@ def problems(store: Store) -> list[str]:
 
 def declared(path: Path) -> dict[str, float] | float:
     """A proof's declared ``tolerance`` option (0.0 when it declares none)."""
+    try:
+        raw = read_bytes(path, inside=Path(path).parent, limit="script")
+    except (OSError, ValueError, UnsafeFile):
+        return 0.0
+    found = _declared(str(path), raw)  # drift and corrections ask once per record: parse once per script
+    return dict(found) if isinstance(found, dict) else found
+
+
+@lru_cache(maxsize=512)
+def _declared(path: str, raw: bytes) -> dict[str, float] | float:
     from build_hooks.proofs.discovery import _options
 
     try:
-        tree = ast.parse(read_bytes(path, inside=Path(path).parent, limit="script"), filename=str(path))
-    except (OSError, SyntaxError, ValueError, UnsafeFile):
+        tree = ast.parse(raw, filename=path)
+    except (SyntaxError, ValueError):
         return 0.0
     value = _options(tree, Path(path)).get("tolerance", 0.0)
     if isinstance(value, dict):
