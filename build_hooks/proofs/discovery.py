@@ -14,15 +14,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
-import json
 import re
 import sys
 import tokenize
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 
-from build_hooks.core.cache import TextCache, file_stamp, key_of
+from build_hooks.core.cache import file_stamp
 from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, check_regular, read_bytes
 
@@ -223,37 +221,10 @@ def load_proof(path: Path) -> Proof:
     return proof
 
 
-@lru_cache(maxsize=1)
-def _fingerprint() -> str:
-    """This module's own hash: a change to how proofs are read invalidates every cached read."""
-    return script_hash(Path(__file__).read_bytes())[:16]
-
-
 def _parse(path: Path) -> Proof:
-    """A proof read from its file; what the ``ast`` parse found is cached by the file's hash
-    (``.cache/ldr/discovery``), so a fresh build parses only proofs that changed."""
-    return _parse_bytes(path, read_script(path))
-
-
-def _parse_bytes(path: Path, raw: bytes) -> Proof:
-    stem = path.stem
-    cache = TextCache.for_project(path.parent.parent, "discovery", ".json")
-    key = key_of(script_hash(raw), stem, _fingerprint())
-    hit = cache.get(key)
-    if hit is not None:
-        try:
-            fields = json.loads(hit)
-            fields["imports"] = tuple(tuple(item) for item in fields["imports"])
-            return Proof(name=stem, path=path, sha256=script_hash(raw), **fields)
-        except (ValueError, KeyError, TypeError):
-            pass  # a foreign or torn entry: parse again and rewrite it
-    proof = _parse_source(path, raw, stem)
-    if not proof.problems:
-        cache.put(key, json.dumps({
-            "title": proof.title, "purpose": proof.purpose, "timeout": proof.timeout,
-            "accelerator": proof.accelerator, "parallel": proof.parallel, "output_cap": proof.output_cap,
-            "allow_unmeasured": proof.allow_unmeasured, "imports": proof.imports}))
-    return proof
+    """A proof read from its file (``ast``; kept in memory by the caller while the file is unchanged)."""
+    raw = read_script(path)
+    return _parse_source(path, raw, path.stem)
 
 
 def _check_utf8(path: Path, raw: bytes) -> None:

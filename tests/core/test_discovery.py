@@ -65,26 +65,3 @@ def test_an_integer_too_long_to_convert_is_a_problem_not_a_crash():
     assert out.data == {"X": 1}
     [problem] = out.problems
     assert problem.startswith("output line 1: BIG= is not valid JSON (Exceeds the limit (4300 digits)"), problem
-
-
-def test_a_fresh_process_reads_unchanged_proofs_from_the_cache(project, monkeypatch):
-    from build_hooks.core import cache
-    from build_hooks.proofs import discovery
-
-    path = project.proof("cached", """
-        from _common import timer
-        PROOF = {"timeout": 30, "parallel": True}
-    """, doc="Cached title.\n\nCached purpose.")
-    (project.root / "proofs" / "_common.py").write_text("timer = 1\n")
-    first = load_proof(path)
-    # A new process: nothing in memory, the .cache folder on disk.
-    discovery._SEEN.clear()
-    cache.clear_memory()
-    monkeypatch.setattr(discovery, "_parse_source", lambda *a: pytest.fail("an unchanged proof was parsed again"))
-    assert load_proof(path) == first
-    assert [item[0] for item in first.imports] == ["_common"] and first.helpers
-    # Any change to the script is a new key: parsed again.
-    monkeypatch.undo()
-    discovery._SEEN.clear()
-    path.write_text(path.read_text().replace("30", "45"))
-    assert load_proof(path).timeout == 45.0

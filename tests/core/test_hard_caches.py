@@ -120,7 +120,7 @@ def clean(tmp_path_factory):
     page = built["index.html"].decode()
     assert ">0.51<" in page and "0.5 us per op" in page and "second" in page and "<svg" in page
     kinds = {path.relative_to(root / ".cache" / "ldr").parts[0] for path in cache_files(root)}
-    assert {"templates", "highlight", "drawings", "notebook", "locate", "discovery"} <= kinds, kinds
+    assert {"templates", "highlight", "drawings", "notebook"} <= kinds, kinds
     return root, built
 
 

@@ -2,7 +2,6 @@
 
 import pytest
 
-from build_hooks.core import cache
 from build_hooks.directives.registry import registry
 from build_hooks.hosts.markdown import fences as ext
 from build_hooks.site.defer import defer, restore
@@ -22,29 +21,29 @@ grep: "x"
 """
 
 
-def test_a_page_is_located_once_then_read_back_from_the_project_cache(tmp_path, monkeypatch):
-    disk = cache.TextCache(tmp_path / "locate", ".json")
-    monkeypatch.setattr(ext, "_LOCATE_DISK", [disk])
-    ext._LOCATED.clear()
+def test_a_page_text_is_parsed_once_per_process_whoever_reads_it(monkeypatch):
+    """The page's render, the corrections note, the proofs index and the claims on quotes all
+    locate the same pages: markdown-it parses each distinct text once (pages/locate.py)."""
+    from build_hooks.pages import locate as module
+
+    module._tokens.cache_clear()
+    module._page_tokens.cache_clear()
+    calls = []
+    real = module._parser()
+
+    class Counting:
+        def parse(self, text):
+            calls.append(text)
+            return real.parse(text)
+
+    monkeypatch.setattr(module, "_parser", lambda: Counting())
     first = ext.located(PAGE, registry())
     assert [(s.kind, s.line) for s in first] == [("value", 3), ("proof-output", 5)]
-    assert len(list((tmp_path / "locate").glob("*.json"))) == 1
-    # A new process: nothing in memory; the parser must not run again for the same text.
-    ext._LOCATED.clear()
-    cache.clear_memory()
-    monkeypatch.setattr(ext, "locate", lambda *a: pytest.fail("located again"))
+    assert module.locate(PAGE, ("source",)) == []  # another reader, other fences: no new parse
     assert ext.located(PAGE, registry()) == first
-    # A torn entry, or one of the right form but the wrong types, is a miss, not an error.
-    monkeypatch.undo()
-    monkeypatch.setattr(ext, "_LOCATE_DISK", [disk])
-    [path] = (tmp_path / "locate").glob("*.json")
-    name = path.name.removesuffix(".json")
-    for body in ("[[", '[["value", "3", "x"]]', '[["value", true, "x"]]', '{"value": 3}'):
-        path.write_bytes(cache.pack(name, body))
-        ext._LOCATED.clear()
-        cache.clear_memory()
-        assert ext.located(PAGE, registry()) == first
-        assert cache.unpack(name, path.read_bytes()) != body  # written over
+    assert len(calls) == 1
+    ext.located(PAGE + "\nmore\n", registry())
+    assert len(calls) == 2
 
 
 def test_card_names_and_a_handler_cannot_change_the_options_another_fence_reads():
@@ -118,8 +117,8 @@ def test_the_chrome_every_card_and_figure_repeats_leaves_the_searchable_page():
 
     card = ('<section class="ldr-proof"><header><p class="ldr-proof__label">Proof</p>'
             '<p class="ldr-proof__title">Views share storage</p></header><pre>out</pre>'
-            '<details class="ldr-proof__source"><summary>Source: <code>proofs/v.py</code></summary>'
-            '<div class="language-python highlight ldr-source"><pre><code>x</code></pre></div></details></section>')
+            '<p class="ldr-proof__source"><a href="proofs/v.py.html">Source: <code>proofs/v.py</code> · '
+            '3&nbsp;lines</a></p></section>')
     figure = ('<figure class="ldr-figure"><figcaption>The strides. <span class="ldr-figure-hint" hidden>Tap '
               'to zoom.</span> <span class="ldr-figure-source">(<a href="d.excalidraw">download the '
               'scene</a>)</span></figcaption></figure>')

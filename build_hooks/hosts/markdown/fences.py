@@ -5,21 +5,16 @@ and small caches; no Markdown or MkDocs state."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
-import json
 import re
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import yaml
 
 from build_hooks.core import yamlbody
-from build_hooks.core.cache import TextCache, key_of
 from build_hooks.core.errors import DirectiveError
 from build_hooks.directives.registry import Registry, registry
-from build_hooks.pages.locate import VALUE, Spot, locate
+from build_hooks.pages.locate import VALUE, locate
 from build_hooks.render.safe import visible
 from build_hooks.site.defer import split
 
@@ -29,48 +24,10 @@ if TYPE_CHECKING:
 ID = re.compile(r'id="([^"]+)"')  # preceded by whitespace: see ids()
 
 
-_LOCATED: dict[tuple[str, str], tuple] = {}  # (page text, fences) -> its spots: on_files and the render share one
-_LOCATE_DISK: list[TextCache] = []  # .cache/ldr/locate of the project being built (set by LdrState)
-
-
 def located(text: str, fences: Registry) -> tuple:
-    """``locate(text, fences, VALUE)``, parsed once per distinct text and set of fences: in this
-    process, and across processes through the project's cache, keyed by both and locate.py itself."""
-    spots = _LOCATED.get((text, fences.key))
-    if spots is None:
-        if len(_LOCATED) >= 512:
-            _LOCATED.clear()
-        spots = _LOCATED[(text, fences.key)] = _located_on_disk(text, fences) if text else ()
-    return spots
-
-
-def _located_on_disk(text: str, fences: Registry) -> tuple:
-    from build_hooks.pages import locate as module
-
-    disk = _LOCATE_DISK[-1] if _LOCATE_DISK else None
-    parser = importlib.util.find_spec("markdown_it")  # its __init__ names its version
-    key = key_of(text, fences.key, VALUE.pattern, _source_hash(module.__file__),
-                 _source_hash(parser.origin if parser and parser.origin else module.__file__))
-    hit = disk.get(key) if disk else None
-    if hit is not None:
-        try:
-            found = json.loads(hit)
-        except ValueError:
-            found = None
-        if isinstance(found, list) and all(
-                isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)
-                and type(item[1]) is int and isinstance(item[2], str) for item in found):
-            return tuple(Spot(kind, line, body) for kind, line, body in found)
-        # anything else is foreign: locate again and rewrite it
-    spots = tuple(locate(text, fences.fences, VALUE))
-    if disk is not None:
-        disk.put(key, json.dumps([[s.kind, s.line, s.text] for s in spots]))
-    return spots
-
-
-@functools.lru_cache(maxsize=4)
-def _source_hash(path: str) -> str:
-    return key_of(Path(path).read_bytes())
+    """``locate(text, fences, VALUE)``: the page's directives and inline values (pages/locate.py
+    parses each distinct page text once per process)."""
+    return tuple(locate(text, fences.fences, VALUE)) if text else ()
 
 
 def ids(html: str) -> list[str]:

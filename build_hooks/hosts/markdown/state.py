@@ -10,21 +10,17 @@ from collections.abc import Iterable
 from html import escape
 from pathlib import Path
 
-import pygments
-
 from build_hooks.config import Layout
-from build_hooks.core.cache import TextCache, key_of
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.directives.context import Context
 from build_hooks.directives.registry import Registry, registry
-from build_hooks.hosts.markdown import fences as _fences
 from build_hooks.hosts.markdown.fences import located
 from build_hooks.pages.links import CardLinks, Pages, base_url
 from build_hooks.pages.locate import VALUE_KIND, Locations
 from build_hooks.proofs.datalines import describe_data, lookup
 from build_hooks.proofs.records import FailureNote, ProofData
 from build_hooks.proofs.sources import Quote
-from build_hooks.render.card import highlight_source, pending_marker, render_card, status_phrase
+from build_hooks.render.card import pending_marker, render_card, status_phrase
 from build_hooks.render.excerpt import render_excerpt
 from build_hooks.render.safe import visible, visible_record
 from build_hooks.render.values import format_value
@@ -66,8 +62,6 @@ class LdrState:
         self.ids: dict[str, tuple[str, int | None]] = {}  # id -> (fence, line) on this page
         self._cache: dict[str, dict[str, ProofData]] = {}
         self._checked: set[str] = set()
-        self.highlights = TextCache.for_project(self.root, "highlight", ".html")
-        _fences._LOCATE_DISK[:] = [TextCache.for_project(self.root, "locate", ".json")]
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
         self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
         self.quoted: dict[str, tuple[Quote, set[str]]] = {}  # source quotes of this build, by key
@@ -171,8 +165,8 @@ class LdrState:
         return f"line {line + self.line_offset}" if line else "an unknown line"
 
     def defer(self, parts: tuple[str, ...]) -> str:
-        """A directive's HTML, as ``core.defer.split`` cut it: under the plugin, its bulky SVG
-        and source leave the page (for placeholders) until it is written."""
+        """A directive's HTML, as ``site.defer.split`` cut it: under the plugin, its bulky SVG
+        and the chrome every card repeats leave the page (for placeholders) until it is written."""
         if self.deferred is None:
             return "".join(parts)
         return join(parts, self.deferred)
@@ -247,9 +241,7 @@ class LdrState:
         proof = self.library.proofs[name]
         self.report_card(proof, records, line)
         href = self.context().site_path(f"proofs/{proof.path.name}")
-        code = self.highlights.get_or_make(key_of(proof.sha256, pygments.__version__),
-                                           lambda: highlight_source(proof.source))
-        html = render_card(proof, records, href, code, rerunning=proof.name in self.rerunning)
+        html = render_card(proof, records, href, rerunning=proof.name in self.rerunning)
         self.take_card(name, line)
         return html
 
