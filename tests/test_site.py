@@ -75,6 +75,30 @@ def test_every_page_shows_the_cards_its_markdown_asks_for_with_working_downloads
     assert checked >= 1
 
 
+def test_every_card_links_its_source_page_and_no_chapter_carries_the_source(built):
+    """A card's source is one click away (a plain link, with or without JavaScript) on the script's
+    own page, which shows the script line for line and leads back to the card."""
+    root, _ = built
+    checked = 0
+    for path in sorted((root / "site").rglob("index.html")):
+        html = path.read_text(encoding="utf-8")
+        for card in re.findall(r'<section class="ldr-proof" id="proof-[a-z0-9_]+".*?</section>', html, re.S):
+            name = re.match(r'<section class="ldr-proof" id="proof-([a-z0-9_]+)"', card).group(1)
+            # the only code blocks of a card are its outputs: no highlighted script, folded or not
+            assert card.count("<pre") == len(re.findall(r'<pre class="ldr-proof__(?:output|traceback)"', card)), name
+            [href] = re.findall(r'<p class="ldr-proof__source"><a href="([^"]+)">', card)
+            target = (path.parent / href).resolve()
+            assert target == root / "site" / "proofs" / f"{name}.py.html", (path, href)
+            page = target.read_text(encoding="utf-8")
+            code = re.search(r'<pre class="code"><code>(.*?)</code></pre>', page, re.S).group(1)
+            script = (REPO / "proofs" / f"{name}.py").read_text(encoding="utf-8")
+            assert htmllib.unescape(re.sub(r"<[^>]+>", "", code)) == script.rstrip("\n"), name
+            back = re.search(r'<p class="back"><a href="([^"#]+)#proof-([a-z0-9_]+)">', page)
+            assert back and back.group(2) == name and (target.parent / back.group(1) / "index.html").is_file()
+            checked += 1
+    assert checked >= 20
+
+
 def test_every_inline_value_equals_its_record(built):
     root, _ = built
     checked = 0

@@ -165,10 +165,11 @@ def test_downloads_are_published_and_resolve(both_sites):
 
     def downloads(site: Path) -> set[str]:  # proofs/index.html is a page (the proofs index)
         return {p.relative_to(site).as_posix() for folder in ("proofs", "drawings")
-                for p in (site / folder).rglob("*") if p.is_file() and p.suffix != ".html"}
+                for p in (site / folder).rglob("*") if p.is_file() and p.name != "index.html"}
 
     assert downloads(zsite) == downloads(msite)
-    assert {"proofs/dispatch_cost.py", "proofs/dispatch_cost.ipynb", "drawings/floors.excalidraw"} <= downloads(zsite)
+    assert {"proofs/dispatch_cost.py", "proofs/dispatch_cost.ipynb", "proofs/dispatch_cost.py.html",
+            "drawings/floors.excalidraw"} <= downloads(zsite)
     assert not any(name.startswith("proofs/_results") for name in downloads(zsite))
     for name in downloads(zsite):
         assert (zsite / name).read_bytes() == (msite / name).read_bytes(), name
@@ -179,6 +180,14 @@ def test_downloads_are_published_and_resolve(both_sites):
             if is_local(link) and ("proofs/" in link or "drawings/" in link or link.endswith(".excalidraw")):
                 if not resolves(zsite, page, link):
                     broken.append(f"{page.relative_to(zsite)}: {link}")
+    # Each proof's source page (the same bytes both ways): its links back to the card and to
+    # the downloads resolve in Zensical's site too.
+    sources = sorted(zsite.glob("proofs/*.py.html"))
+    assert len(sources) == len(list((root / "proofs").glob("[!_]*.py")))
+    for page in sources:
+        links = [link for link in read_page(page).links if is_local(link)]
+        assert any("#proof-" in link or link == "../" for link in links), page.name  # the card, or home
+        broken += [f"{page.relative_to(zsite)}: {link}" for link in links if not resolves(zsite, page, link)]
     assert not broken, broken
     part0 = read_page(zsite / "part-00-the-map" / "index.html").links
     assert sum(1 for link in part0 if link.endswith((".py", ".excalidraw"))) >= 10

@@ -1,26 +1,15 @@
-"""The proof card: title, purpose, output, source, provenance and a download link."""
+"""The proof card: title, purpose, output, a link to its source, provenance and downloads."""
 
 from __future__ import annotations
 
 from html import escape
 
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import PythonLexer
-
 from build_hooks.proofs.datalines import parse_output
 from build_hooks.proofs.discovery import Proof
 from build_hooks.proofs.records import ProofData, Provenance
+from build_hooks.site.sourcepage import inline_code, line_count, page_name
 
 ACCELERATOR_NAMES = {"cuda": "CUDA", "mps": "MPS"}
-
-
-def inline_code(text: str) -> str:
-    """Escape a docstring sentence, keeping `backticks` as code (the only markup allowed)."""
-    pieces = escape(text).split("`")
-    if len(pieces) % 2 == 0:  # an unmatched backtick stays a backtick
-        return escape(text)
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
 
 
 def provenance_line(item: ProofData) -> str:
@@ -44,21 +33,13 @@ def output_block(item: ProofData) -> str:
     return f'<pre class="ldr-proof__output"><code>{body}</code></pre>'
 
 
-def highlight_source(source: str) -> str:
-    """Pygments HTML for a proof's source (the caller caches it by script hash)."""
-    return highlight(source, PythonLexer(), HtmlFormatter(nowrap=True))
-
-
-def source_block(proof: Proof, code: str | None = None) -> str:
-    source = proof.source
-    code = highlight_source(source) if code is None else code
-    count = source.count("\n") + (0 if source.endswith("\n") else 1)
-    return (
-        f'<details class="ldr-proof__source"><summary>Source: <code>proofs/{escape(proof.path.name)}'
-        f"</code> · {count} lines</summary>"
-        f'<div class="language-python highlight ldr-source"><pre><span></span><code>{code}</code></pre></div>'
-        "</details>"
-    )
+def source_link(proof: Proof, download_href: str) -> str:
+    """The way to the script's source: its own page, published beside the script
+    (site/sourcepage.py), one click away with or without JavaScript."""
+    count = line_count(proof.source)
+    folder = download_href.rsplit("/", 1)[0] + "/" if "/" in download_href else ""
+    return (f'<p class="ldr-proof__source"><a href="{escape(folder + page_name(proof.name))}">Source: '
+            f"<code>proofs/{escape(proof.path.name)}</code> · {count}&nbsp;line{'' if count == 1 else 's'}</a></p>")
 
 
 RUNNING_NOW = "this page reloads when it finishes"
@@ -92,9 +73,7 @@ def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool,
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--accelerator" role="note">'
             "<strong>Not yet measured on an accelerator.</strong> This proof is meant for a GPU "
-            f"(CUDA or MPS), and no accelerator run has been recorded.{fallback} "
-            f"Run <code>ldr run {escape(proof.name)}</code> on a machine with one and commit the record."
-            "</div>"
+            f"(CUDA or MPS), and no run on one is recorded yet.{fallback}</div>"
         )
     if item is None:
         return out
@@ -162,7 +141,7 @@ def _header(proof: Proof, primary_class: str | None) -> list[str]:
         '<header class="ldr-proof__header">',
         '<p class="ldr-proof__label">Proof</p>',
         f'<p class="ldr-proof__title" id="proof-{name}-title">'
-        f'<a class="ldr-proof__anchor" href="#proof-{name}">{escape(proof.title)}</a></p>',
+        f'<a class="ldr-proof__anchor" href="#proof-{name}">{inline_code(proof.title)}</a></p>',
     ]
     if proof.purpose:
         parts.append(f'<p class="ldr-proof__purpose">{inline_code(proof.purpose)}</p>')
@@ -199,7 +178,7 @@ def _also_measured(records: dict[str, ProofData], primary_class: str | None) -> 
 
 
 def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
-                source_html: str | None = None, rerunning: bool = False) -> str:
+                rerunning: bool = False) -> str:
     accelerators = [d for d in ("cuda", "mps") if d in records]
     primary_class = accelerators[0] if accelerators else ("cpu" if "cpu" in records else None)
     primary = records.get(primary_class) if primary_class else None
@@ -208,7 +187,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
     parts.extend(notices(proof, primary, accelerator_missing, rerunning))
     parts.extend(_primary_result(primary))
     parts.extend(_also_measured(records, primary_class))
-    parts.append(source_block(proof, source_html))
+    parts.append(source_link(proof, download_href))
     if primary is not None:
         where = "" if primary_class == "cpu" else f"Measured on {escape(primary.provenance.device)}: "
         parts.append(f'<p class="ldr-proof__provenance">{where}{provenance_line(primary)}</p>')

@@ -2,8 +2,9 @@
 
 The templates live beside this module (``templates/*.html``, shipped as package data) and
 are rendered with autoescaping on: every title, device name, reason and quoted detail from a
-record or a page is escaped. The one piece of markup let through is an exercise's text,
-which is the author's Markdown (rendered here with markdown-it-py, as the page's own prose).
+record or a page is escaped. The markup let through is an exercise's text, which is the
+author's Markdown (rendered here with markdown-it-py, as the page's own prose), and a proof
+title's `backticks`, which become code (the ``code`` filter: everything else is escaped).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from pathlib import Path
 
 import jinja2
 from markdown_it import MarkdownIt
+from markupsafe import Markup
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.run.library import Library
 from build_hooks.site.exercises import Exercise, page_text, used_proofs
 from build_hooks.site.index import collect, guess_url, site_pages
+from build_hooks.site.sourcepage import inline_code
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _ENV: list[jinja2.Environment] = []
@@ -25,9 +28,10 @@ _ENV: list[jinja2.Environment] = []
 
 def environment() -> jinja2.Environment:
     if not _ENV:
-        _ENV.append(jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                                       autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                                       undefined=jinja2.StrictUndefined))
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                                 trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+        env.filters["code"] = lambda text: Markup(inline_code(str(text)))  # a proof's `backticks`
+        _ENV.append(env)
     return _ENV[0]
 
 

@@ -1,13 +1,13 @@
 """Keep bulky, unsearchable markup out of other plugins' way.
 
-Inline SVG (figures, instrument fallbacks), the highlighted source inside proof cards and the
-instruments' widgets make a chapter's HTML several times larger, and the search plugin would
-parse and index every path and token of it (and every card's provenance and run lines, the
-same words on each card). After rendering, such blocks are swapped for placeholders; the
-placeholders are swapped back into the final page. So is the chrome that every card or
-figure repeats word for word (the card's "Proof" label and source line, a figure's zoom hint
-and download line), which would make every page a hit for "download" or "source". Captions,
-alt text and card text (title, purpose, output) stay searchable.
+Inline SVG (figures, instrument fallbacks) and the instruments' widgets make a chapter's HTML
+several times larger, and the search plugin would parse and index every path and token of it.
+After rendering, such blocks are swapped for placeholders; the placeholders are swapped back
+into the final page. So is the chrome that every card or figure repeats word for word (the
+card's "Proof" label, source link, provenance and run lines, a figure's zoom hint and download
+line), which would make every page a hit for "download" or "source". Captions, alt text and
+card text (title, purpose, output) stay searchable. (A card's source is a page of its own,
+site/sourcepage.py: no page carries it.)
 """
 
 from __future__ import annotations
@@ -15,13 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-START = re.compile(r'<svg\b|<div class="language-python highlight ldr-source">|<div class="ldr-instrument"'
-                   r'|<p class="ldr-proof__(?:provenance|run|label)">|<details class="ldr-proof__source">'
+START = re.compile(r'<svg\b|<div class="ldr-instrument"|<p class="ldr-proof__(?:provenance|run|label|source)">'
                    r'|<span class="ldr-figure-(?:hint|source)"')
-CHROME_END = {"<p": "</p>", "<d": "</details>", "<s": "</span>"}  # none of them nests its own tag
+CHROME_END = {"<p": "</p>", "<s": "</span>"}  # none of them nests its own tag
 SVG_TAG = re.compile(r"<svg\b|</svg>")
 DIV_TAG = re.compile(r"<div\b|</div>")
-SOURCE_END = "</code></pre></div>"
 TOKEN = "<!--ldr-deferred-{}-->"
 
 
@@ -46,17 +44,14 @@ def split(html: str, min_size: int = 1024) -> list[str]:
                 if depth == 0:
                     end = tag.end()
                     break
-        elif opening.startswith(("<p", "<details", "<span")):  # the same on every card or figure
+        else:  # the same on every card or figure
             closing = CHROME_END[opening[:2]]
             found = html.find(closing, start)
             end = None if found < 0 else found + len(closing)
-        else:
-            found = html.find(SOURCE_END, start)
-            end = None if found < 0 else found + len(SOURCE_END)
         if end is None:  # unbalanced: leave the rest alone
             break
         block = html[start:end]
-        if len(block) >= min_size or opening.startswith(("<p", "<details", "<span", '<div class="ldr-instrument"')):
+        if len(block) >= min_size or not opening.startswith("<svg"):
             text.append(html[pos:start])
             parts += ["".join(text), block]
             text = []

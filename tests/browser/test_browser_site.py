@@ -120,3 +120,29 @@ def test_nothing_in_the_built_site_points_a_fetch_off_site(project_site):
                 continue
             offenders.append(f"{path.relative_to(folder)}: {url}")
     assert not offenders, offenders
+
+
+def test_a_cards_source_is_one_click_away_with_and_without_javascript(project_site, open_page):
+    """The card's source link opens the script's own page (site/sourcepage.py) whether or not
+    JavaScript runs (with it, mkdocs-material's instant navigation must let the link go); the
+    page fetches nothing but itself, follows the reader's colour scheme, and leads back."""
+    part0 = "part-00-the-map/" if "part-00-the-map" in site_pages(project_site) else "theme-check/part-00-the-map/"
+    for javascript, scheme, background in ((True, "dark", "rgb(26, 28, 35)"), (False, "light", "rgb(255, 253, 249)")):
+        page, watch = open_page(project_site.url(part0), javascript=javascript, scheme=scheme)
+        assert page.locator(".ldr-proof pre.code, .ldr-proof .highlight").count() == 0
+        link = page.locator(".ldr-proof__source a").first
+        card = link.evaluate("a => a.closest('.ldr-proof').id")
+        name = card.removeprefix("proof-")
+        link.click()
+        page.wait_for_url(f"**/proofs/{name}.py.html")
+        page.wait_for_load_state("load")
+        assert page.evaluate("performance.getEntriesByType('resource').map(e => e.name)") == []
+        code = page.locator("pre.code").inner_text()
+        assert code.startswith('"""') and "import torch" in code
+        assert page.locator("pre.ln").inner_text().split("\n")[:3] == ["1", "2", "3"]
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
+        page.locator("a", has_text="Back to the card").click()
+        page.wait_for_url(f"**#{card}")
+        assert page.locator(f"#{card}").count() == 1
+        watch.check()
+        page.context.close()

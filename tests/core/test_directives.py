@@ -78,8 +78,10 @@ def test_card_parts(toll, md):
     assert "TOLL=" not in html.split("ldr-proof__source")[0], "data lines must not show in the output"
     assert "<script>" not in html
     lines = len((toll.root / "proofs" / "toll.py").read_text().splitlines())
-    assert ('<details class="ldr-proof__source"><summary>Source: <code>proofs/toll.py</code> · '
-            f'{lines} lines</summary>') in html
+    # The source is one click away, on a page of its own: the card carries no highlighted code.
+    assert ('<p class="ldr-proof__source"><a href="proofs/toll.py.html">Source: <code>proofs/toll.py</code> · '
+            f'{lines}&nbsp;lines</a></p>') in html
+    assert "<details" not in html and 'class="highlight' not in html and '<span class="k' not in html
     assert '<a class="ldr-proof__download" href="proofs/toll.py" download="toll.py">Download and run it</a>' in html
     assert re.search(r'<p class="ldr-proof__provenance">torch ' + re.escape(PIN)
                      + r' · <span class="ldr-proof__device">cpu: .+'
@@ -123,6 +125,14 @@ def test_excerpt_errors(toll, md):
 def test_excerpt_from_to_keeps_a_block_between_two_markers(toll, md):
     html = md('```proof-output\nproof: toll\nfrom: "1 element"\nto: "4M"\n```\n')
     assert "<pre><code>1 element:   0.50 us per add\n4M elements: 300.00 us per add</code></pre>" in html
+
+
+def test_a_title_with_backticks_shows_code_not_backticks(project, md):
+    project.proof("ticks", "print(1)\n", doc="What `x.view` shares <b>\n\nIt shares.")
+    html = md("```proof\nticks\n```\n")
+    assert ('<a class="ldr-proof__anchor" href="#proof-ticks">What <code>x.view</code> shares &lt;b&gt;</a>'
+            in html)
+    assert "`" not in html
 
 
 def test_purpose_keeps_backticks_as_code(project, md):

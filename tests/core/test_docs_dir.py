@@ -66,6 +66,13 @@ def test_pages_in_content_and_proofs_in_lab_build_strict(tmp_path):
     assert "ldr-corrections" in home
     index = (root / "site" / "proofs" / "index.html").read_text()
     assert 'id="index-toll"' in index and "content/index.md" in index
+    # The card's source link opens the script's own page, published at proofs/ whatever the
+    # folders, and that page links back to the card.
+    assert '<p class="ldr-proof__source"><a href="proofs/toll.py.html">' in home
+    source = (root / "site" / "proofs" / "toll.py.html").read_text()
+    assert '<a href="../#proof-toll">&larr; Back to the card</a>' in source
+    assert '<span class="kn">import</span> <span class="nn">json</span>' in source
+    assert 'href="toll.py" download="toll.py"' in source
     check = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "check"], cwd=root,
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stderr

@@ -91,8 +91,10 @@ def test_prefer_accelerator_without_one_shows_the_cpu_result_and_a_panel(project
     monkeypatch.setenv("LDR_ACCELERATOR", "none")
     project.proof("clocks", 'PROOF = {"accelerator": "prefer"}\n' + GOOD)
     html = card(md, "clocks")
-    assert "<strong>Not yet measured on an accelerator.</strong>" in html
-    assert "The output below was measured on the CPU." in html and "answer: 42" in html
+    assert ("<strong>Not yet measured on an accelerator.</strong> This proof is meant for a GPU (CUDA or MPS), "
+            "and no run on one is recorded yet. The output below was measured on the CPU.</div>") in html
+    assert "answer: 42" in html
+    assert "ldr run" not in html and "commit" not in html  # the page is for readers; the build log tells the author
     assert [d.level for d in md.state.diagnostics if d.proof == "clocks"] == ["info"]
 
 
@@ -100,7 +102,8 @@ def test_require_accelerator_without_one_shows_the_panel_and_warns(project, md, 
     monkeypatch.setenv("LDR_ACCELERATOR", "none")
     project.proof("gpu_only", 'PROOF = {"accelerator": "require"}\n' + GOOD)
     html = card(md, "gpu_only")
-    assert "It does not run on a CPU, so there is nothing to show yet." in html
+    assert "no run on one is recorded yet. It does not run on a CPU, so there is nothing to show yet." in html
+    assert "ldr run" not in html and "commit" not in html
     assert not project.record("gpu_only").exists()
     assert [d.level for d in md.state.diagnostics if d.proof == "gpu_only"] == ["warning"]
 

@@ -137,7 +137,7 @@ def test_bad_proof_scripts_are_neither_read_nor_published(site):
     assert "proofs/piped.py is a FIFO (named pipe): the build neither reads nor publishes it" in done.stderr
     assert "proofs/leaked.py is a symlink that leads outside" in done.stderr
     published = sorted(p.name for p in (site.root / "site" / "proofs").iterdir())
-    assert published == ["alias.ipynb", "alias.py", "good.ipynb", "good.py"]
+    assert published == ["alias.ipynb", "alias.py", "alias.py.html", "good.ipynb", "good.py", "good.py.html"]
     assert SECRET not in site_text(site)
     strict = build(site, strict=True)
     assert strict.returncode != 0 and "proofs/piped.py is a FIFO" in strict.stderr

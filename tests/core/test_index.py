@@ -25,7 +25,7 @@ def rows(html: str) -> dict[str, str]:
 def site(project):
     project.proof("toll", 'import json\nprint("1 element: 0.5 us")\nprint("TOLL=" + json.dumps({"us": 0.5}))\n',
                   doc="What does one <b>op</b> cost?\n\nIt times one add.")
-    project.proof("bits", 'print("BITS=16")\n', doc="How many bits?")
+    project.proof("bits", 'print("BITS=16")\n', doc="How many bits does `torch.half` hold?")
     project.proof("lonely", 'print("alone")\n', doc="Is anyone quoting me?")
     project.page("index.md", "# Home\n\nA toll of {{ toll.TOLL.us }} us.\n")
     project.page("part.md", """\
@@ -92,6 +92,9 @@ def test_index_lists_every_proof_with_its_pages_quotes_records_and_history(site)
     assert ('<a class="ldr-index__title" href="../part/#proof-toll">What does one &lt;b&gt;op&lt;/b&gt; cost?</a>'
             in toll)
     assert '<a class="ldr-index__download" href="../proofs/toll.py" download="toll.py">.py</a>' in toll
+    # A title's `backticks` are code, as on the card (everything else stays escaped).
+    assert re.search(r'<a class="ldr-index__title" href="[^"]+">How many bits does <code>torch\.half</code> '
+                     r'hold\?</a>', found["bits"]), found["bits"]
     assert '<a class="ldr-index__download" href="../proofs/toll.ipynb" download="toll.ipynb">.ipynb</a>' in toll
     # Pages in site order: the home page (a value, no card: linked to the page) then the part.
     pages = re.findall(r'<li><a href="([^"]*)" title="(docs/[^"]+)">([^<]*)</a>: ([^\n]*)', toll)
@@ -125,7 +128,7 @@ def test_a_stale_record_is_named_with_its_reason_and_a_failed_one_with_its_end(s
             'shown: the last good run">failed</span>') in lonely
     (site.root / "mkdocs.yml").write_text(site.root.joinpath("mkdocs.yml").read_text().replace(
         "  - ldr\n", "  - ldr:\n      run: false\n"))
-    site.proof("bits", 'print("BITS=17")\n', doc="How many bits?")
+    site.proof("bits", 'print("BITS=17")\n', doc="How many bits does `torch.half` hold?")
     result = site.build(strict=False)
     assert result.returncode == 0, result.stderr
     bits = rows(site.html("proofs"))["bits"]
@@ -148,7 +151,8 @@ def test_exercises_keep_the_authors_words_and_add_the_proofs_without_text(site):
             '<a class="ldr-exercise__download" href="../proofs/toll.ipynb" download="toll.ipynb">'
             '<code>toll.ipynb</code></a></p>') in toll
     # bits has no card anywhere: its links go to the script.
-    assert bits.startswith('\n<p><strong>How many bits?</strong> Predict what ')
+    assert bits.startswith('\n<p><strong>How many bits does <code>torch.half</code> hold?</strong> Predict what ')
+    assert '<a href="../proofs/bits.py">How many bits does <code>torch.half</code> hold?</a>' in bits
     assert '<a href="../proofs/bits.py"><code>bits</code></a>' in bits
     assert "lonely" not in html.split('class="ldr-exercises"')[1].split("</ol>")[0]
 

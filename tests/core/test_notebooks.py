@@ -190,7 +190,7 @@ def test_same_input_same_bytes():
     assert dumps(build("dtype_bits", proof.source, record)) == first
 
 
-def test_downloads_list_scripts_used_helpers_notebooks_and_drawings(project):
+def test_downloads_list_scripts_used_helpers_notebooks_source_pages_and_drawings(project):
     project.proof("uses", "from _help import H\nprint(H)\n")
     project.proof("plain", "print(1)\n")
     (project.root / "proofs" / "_help.py").write_text("H = 2\n")
@@ -200,8 +200,14 @@ def test_downloads_list_scripts_used_helpers_notebooks_and_drawings(project):
     library = Library(project.root)
     found = dict(downloads(project.root, library.proofs))
     assert sorted(found) == ["drawings/map.excalidraw", "proofs/_help.py", "proofs/plain.ipynb",
-                             "proofs/plain.py", "proofs/uses.ipynb", "proofs/uses.py"]
+                             "proofs/plain.py", "proofs/plain.py.html", "proofs/uses.ipynb", "proofs/uses.py",
+                             "proofs/uses.py.html"]
     assert found["proofs/uses.py"] == project.root / "proofs" / "uses.py"
+    page = found["proofs/uses.py.html"].decode()  # no host told it where the card is: back to the site
+    assert '<a href="../">&larr; Back to the site</a>' in page and '<a href="_help.py" download="_help.py">' in page
+    cards = {"uses": [("part.md", "part/")]}
+    linked = dict(downloads(project.root, library.proofs, cards=cards))["proofs/uses.py.html"].decode()
+    assert '<a href="../part/#proof-uses">&larr; Back to the card</a>' in linked
     nb = nbformat.reads(found["proofs/uses.ipynb"].decode(), as_version=4)
     assert "needs torch and `_help.py` beside it" in nb.cells[1].source
     assert [uri for uri, _ in for_library(library)] == sorted(found)

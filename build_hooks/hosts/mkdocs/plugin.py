@@ -8,7 +8,8 @@
   a proof: pages show the last record marked "re-running" (or a "running now" card), and each
   record written triggers a rebuild;
 * on_files: publish the downloads (site/downloads.py: ``proofs/*.py``, their helpers, one
-  ``proofs/<name>.ipynb`` notebook per proof, ``drawings/*.excalidraw``) at stable URLs (whatever
+  ``proofs/<name>.ipynb`` notebook and one ``proofs/<name>.py.html`` source page per proof,
+  ``drawings/*.excalidraw``) at stable URLs (whatever
   the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
 * on_env: give the theme's jinja environment jinja's own cache of compiled templates
   (site/templates.py);
@@ -162,21 +163,6 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 log.warning(refused)
             if refused or file.src_uri in mirrored:
                 files.remove(file)
-        # Scripts, the helpers they import, notebooks and drawings (records never: downloads.py):
-        # always these, as Zensical's publish() insists too, since a card's download must be the
-        # file the page's numbers came from; the package's own CSS and fonts: a site file wins.
-        downloads = for_library(self.library)
-        for uri, _source in downloads:
-            theirs = files.get_file_from_path(uri)
-            if theirs is not None:
-                shown = os.path.relpath(theirs.abs_src_path, self.library.root) if theirs.abs_src_path else uri
-                log.warning(f"{shown}: the site publishes {uri} for a proof's card to link, and docs/ has "
-                            "its own file there; the proof's is published; fix: remove or rename the file")
-                files.remove(theirs)
-        for uri, source in [*downloads, *self.assets]:
-            if files.get_file_from_path(uri) is None:  # copied into the site as MkDocs copies any file
-                files.append(File.generated(config, uri, content=source) if isinstance(source, bytes)
-                             else File.generated(config, uri, abs_src_path=str(source)))
         cards: dict[str, list[tuple[str, str]]] = {}
         pages = []
         for file in files.documentation_pages():
@@ -191,6 +177,22 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 cards.setdefault(name, []).append((file.src_uri, _url(file.url)))
         self.state.card_urls = cards
         self.state.site_pages = pages  # for the proofs index and the exercises
+        # Scripts, the helpers they import, notebooks, source pages (which link back to the
+        # cards) and drawings (records never: downloads.py): always these, as Zensical's
+        # publish() insists too, since a card's download must be the file the page's numbers
+        # came from; the package's own CSS and fonts: a site file wins.
+        downloads = for_library(self.library, cards)
+        for uri, _source in downloads:
+            theirs = files.get_file_from_path(uri)
+            if theirs is not None:
+                shown = os.path.relpath(theirs.abs_src_path, self.library.root) if theirs.abs_src_path else uri
+                log.warning(f"{shown}: the site publishes {uri} for a proof's card to link, and docs/ has "
+                            "its own file there; the proof's is published; fix: remove or rename the file")
+                files.remove(theirs)
+        for uri, source in [*downloads, *self.assets]:
+            if files.get_file_from_path(uri) is None:  # copied into the site as MkDocs copies any file
+                files.append(File.generated(config, uri, content=source) if isinstance(source, bytes)
+                             else File.generated(config, uri, abs_src_path=str(source)))
         return files
 
     def on_env(self, env, config, files):

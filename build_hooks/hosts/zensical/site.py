@@ -36,6 +36,7 @@ from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.textsafe import printable
 from build_hooks.hosts.siteconfig import layout_for
 from build_hooks.hosts.zensical.pages import card_pages, front_matter_lines, site_pages
+from build_hooks.pages.links import Pages
 from build_hooks.run.library import Diagnostic, Library
 from build_hooks.run.status import store_diagnostics
 from build_hooks.site.assets import site_assets
@@ -85,11 +86,12 @@ def _say(level: str, message: str) -> None:
 
 
 # -- publishing -----------------------------------------------------------------------------
-def site_files(library: Library) -> list[Entry]:
+def site_files(library: Library, cards: Pages | None = None) -> list[Entry]:
     """Every file the site offers beside its pages, as ``(uri, file or bytes)``, as the plugin's
     ``on_files`` publishes them: the downloads (scripts, the helpers they import, notebooks,
-    drawings) and the package's own stylesheets and fonts."""
-    return [*for_library(library), *site_assets()]
+    source pages, which link back to the ``cards``, drawings) and the package's own
+    stylesheets and fonts."""
+    return [*for_library(library, cards), *site_assets()]
 
 
 # -- the session: one per project and process ------------------------------------------------
@@ -157,7 +159,7 @@ class Session:
 
     def publish(self, docs_dir: Path) -> None:
         try:
-            publish(self.root, docs_dir, site_files(self.library))
+            publish(self.root, docs_dir, site_files(self.library, self.state.card_urls))
         except LdrError as exc:
             if not self.serving:
                 raise
