@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from build_hooks.core.errors import DirectiveError
-from build_hooks.pages.quotes import quotes
 from build_hooks.core.safefs import UnsafeFile, read_text
+from build_hooks.pages.quotes import quotes
 
 OPTIONS = None  # the body's keys are proof names, checked below
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build_hooks.store.history import version_key, version_store, versions
-from build_hooks.pages.links import base_url
-from build_hooks.proofs.pin import public_version
-from build_hooks.pages.quotes import Quote, page_title, quotes
 from build_hooks.core.safefs import is_regular, read_bytes
+from build_hooks.pages.links import base_url
+from build_hooks.pages.quotes import Quote, page_title, quotes
+from build_hooks.proofs.pin import public_version
+from build_hooks.store.history import version_key, version_store, versions
 from build_hooks.store.store import DEVICE_CLASSES, Record
 
 OPTIONS: tuple[str, ...] = ()

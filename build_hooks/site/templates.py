@@ -30,10 +30,10 @@ from pathlib import Path
 
 import jinja2
 
+from build_hooks.config import cache_dir
 from build_hooks.core.atomic import write_atomic
 from build_hooks.core.cache import key_of, seal, unseal
 from build_hooks.core.errors import LdrError
-from build_hooks.config import cache_dir
 from build_hooks.core.safefs import read_bytes
 
 
