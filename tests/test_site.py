@@ -103,7 +103,7 @@ def test_every_inline_value_equals_its_record(built):
     root, _ = built
     checked = 0
     for path in (root / "site").rglob("index.html"):
-        for attrs, text in re.findall(r'<a (class="ldr-value"[^>]*)>([^<]*)</a>', path.read_text()):
+        for attrs, text in re.findall(r'<span (class="ldr-value"[^>]*)>([^<]*)</span>', path.read_text()):
             a = {k: htmllib.unescape(v) for k, v in ATTR.findall(attrs)}
             record = json.loads((REPO / "proofs" / "_results" / f"{a['data-proof']}.cpu.json").read_text())
             expected = format_value(lookup(record["data"], a["data-key"]), a["data-format"])

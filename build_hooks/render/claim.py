@@ -1,6 +1,10 @@
-"""The ``claim`` fence: a badge when the claim holds, a box and a build warning when not.
+"""The ``claim`` fence: a quiet mark when the claim holds, a box and a build warning when not.
 
-Everything that comes from a proof's data, and the author's own text, is escaped.
+A claim that holds is a ``<details>`` whose summary is a small "✓ checked" mark; the stylesheet
+(assets/ldr-proofs.css) sets it at the end of the paragraph before it, and opening it shows the
+author's statement, the check, the values it saw and the torch they were measured under. A
+claim that does not hold is a box the reader cannot miss. Everything that comes from a proof's
+data, and the author's own text, is escaped.
 """
 
 from __future__ import annotations
@@ -58,9 +62,9 @@ def _checked(name: str, check: str, data: dict, ctx) -> ClaimResult:
 
 
 def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Provenance, under: str, ctx) -> str:
-    """The badge of a claim that holds (its values folded away), or the box of one that does not."""
+    """The quiet mark of a claim that holds (what it checked folded away), or the box of one that
+    does not."""
     href = escape(ctx.card_href(name), quote=True)
-    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     among = numbers_shown(result.values, check)  # each number with the digits that tell it apart
     values = "".join(f"<li><code>{escape(path)}</code> = {escape(show_value(value, among=among))}</li>"
                      for path, value in result.values.items())
@@ -68,12 +72,24 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
               f'<code>{escape(name)}</code></a>, measured {escape(p.measured_at[:10])} on '
               f'{escape(p.device)}:</p><ul class="ldr-claim__values">{values}</ul>')
     if result.holds:
-        return (f'<details class="ldr-claim" data-proof="{escape(name, quote=True)}" data-holds="true">'
-                f'<summary>{say}<span class="ldr-claim__badge">claim checked against '
-                f'{escape(under)}</span></summary>{detail}</details>')
+        return _mark("proof", name, options, f"claim checked against {under}", detail)
+    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<div class="ldr-claim ldr-claim--broken" data-proof="{escape(name, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds under '
             f'{escape(under)}{": " if say else ""}{say}</p>{detail}</div>')
+
+
+def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> str:
+    """A claim that holds: a small "✓ checked" mark (the stylesheet draws the ✓; its title says
+    against what) that opens onto the author's statement, then what it was checked against with
+    the check and the values it read (``detail``, which starts ``<p>Check ``)."""
+    say = str(options.get("say") or "").strip()
+    against = against[0].upper() + against[1:]
+    title = f"{against} on every build" + (f": {say}" if say else "")
+    statement = f'<p class="ldr-claim__say">{escape(say)}</p>' if say else ""
+    detail = detail.replace("<p>Check ", f"<p>{escape(against)} on every build: check ", 1)
+    return (f'<details class="ldr-claim" data-{kind}="{escape(ident, quote=True)}" data-holds="true">'
+            f'<summary title="{escape(title, quote=True)}">checked</summary>{statement}{detail}</details>')
 
 
 ACCELERATORS = ("cuda", "mps")
@@ -136,14 +152,11 @@ def render_quote_claim(options: dict, ctx) -> str:
                    "test a token of the quoted lines", check)
     if not result.holds:
         _warn(ctx, f"claim does not hold: {check} on quote {ident} ({where})", check)
-    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     detail = (f'<p>Check <code>{escape(check)}</code> on the quote <code>{escape(ident)}</code> of '
               f'<code>{escape(where)}</code>.</p>')
-    state = "true" if result.holds else "false"
     if result.holds:
-        return (f'<details class="ldr-claim" data-quote="{escape(ident, quote=True)}" data-holds="{state}">'
-                f'<summary>{say}<span class="ldr-claim__badge">claim checked against the source of torch '
-                f'{escape(found.torch)}</span></summary>{detail}</details>')
+        return _mark("quote", ident, options, f"claim checked against the source of torch {found.torch}", detail)
+    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<div class="ldr-claim ldr-claim--broken" data-quote="{escape(ident, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds for the '
             f'source of torch {escape(found.torch)}{": " if say else ""}{say}</p>{detail}</div>')

@@ -13,8 +13,9 @@ from build_hooks.proofs.discovery import discover
 from build_hooks.render.numbers import count, group, sig
 from build_hooks.store import noise
 from build_hooks.store.store import Store
-from build_hooks.upgrade.drift import Drift, ValueDrift, compute
+from build_hooks.upgrade.drift import NAMED_BY, Drift, ValueDrift, compute
 from build_hooks.upgrade.quotedrift import quote_lines
+from build_hooks.upgrade.shown import show_value
 
 
 def ratio_text(value: ValueDrift) -> str:
@@ -24,46 +25,86 @@ def ratio_text(value: ValueDrift) -> str:
     return f"x{sig(value.ratio)}" + ("" if z is None else f", z {z:.1f}")
 
 
-def value_text(value) -> str:
-    """A recorded value as the table shows it: numbers exact, thousands grouped (1,779.53)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+def value_text(value, among=()) -> str:
+    """A recorded value as the report shows it, under the site's one number rule
+    (render/numbers.py): an int exact and grouped (``434,184,800``), a float with the digits that
+    tell it apart from ``among`` (the value it changed from or to: ``175`` -> ``503``, never
+    ``175.29407999999998``), ``true``/``false``, text as it is, an absent value as "—", and a
+    named item (a library added or removed) as its fields."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return show_value(value, among=among)
+    if isinstance(value, int):
         return group(value)
+    if isinstance(value, dict):
+        return " · ".join(f"{key} {value_text(item)}" for key, item in value.items() if key not in NAMED_BY)
+    if isinstance(value, str):
+        return value
     return describe(value)
 
 
-def html_fragment(report: Drift) -> str:
-    """The report as an HTML section (everything escaped), for a page or a standalone file."""
+def broken(text: str) -> str:
+    """Escaped, with a break allowed after each dot and slash (``<wbr>``): a key or a path wraps
+    between its parts on a phone, never inside a name."""
+    return escape(text).replace(".", ".<wbr>").replace("/", "/<wbr>")
+
+
+def change_html(value: ValueDrift) -> str:
+    """The change column: the ratio (×2.09) and, for a value judged against measured noise, its z."""
+    if value.ratio is None:
+        return "added" if value.old is None else ("removed" if value.new is None else "changed")
+    text = f"×{sig(value.ratio)}"
+    notes = (["noise"] if value.noise else []) + ([f"z {value.z:.1f}"] if value.z is not None else [])
+    return text + (f" ({', '.join(notes)})" if notes else "")
+
+
+def html_fragment(report: Drift, level: int = 2) -> str:
+    """The report as an HTML section (everything escaped), for a page or a standalone file; each
+    proof's heading is an ``h{level}`` (2 under a page's title: no level skipped). On a phone the
+    tables stack (assets/ldr-proofs.css), one value to a block, so nothing pans sideways."""
     fv, tv = escape(report.from_version), escape(report.to_version)
+    h = f"h{min(max(level, 1), 6)}"
     out = [f'<section class="ldr-drift" data-from="{fv}" data-to="{tv}">',
            f'<p class="ldr-drift__summary">torch {fv} → {tv}: {count(report.compared, "record")} compared, '
            f"{len(report.proofs)} changed"
            + ("" if report.claims_checked else "; claims not checked") + ".</p>"]
     for p in report.proofs:
         out.append(f'<section class="ldr-drift__proof" data-proof="{escape(p.name)}">'
-                   f'<h3 class="ldr-drift__name"><code>{escape(p.name)}</code> '
-                   f'<span class="ldr-drift__device">{escape(p.device_class)}</span></h3>')
+                   f'<{h} class="ldr-drift__name"><code>{escape(p.name)}</code> '
+                   f'<span class="ldr-drift__device">{escape(p.device_class)}</span></{h}>')
         if p.values:
             out.append(f'<table class="ldr-drift__values"><thead><tr><th>value</th><th>{fv}</th>'
-                       f"<th>{tv}</th><th>ratio</th><th>quoted at</th></tr></thead><tbody>")
+                       f"<th>{tv}</th><th>change</th></tr></thead><tbody>")
             for v in p.values:
                 kind = "noise" if v.noise else "changed"
-                note = " (noise)" if v.noise else ""
-                out.append(f'<tr class="ldr-drift__value ldr-drift__value--{kind}"><td><code>{escape(v.key)}'
-                           f"</code></td><td>{escape(value_text(v.old))}</td><td>{escape(value_text(v.new))}</td>"
-                           f"<td>{escape(ratio_text(v))}{note}</td><td>{escape(', '.join(v.quoted_at))}</td></tr>")
+                among = (v.old, v.new)
+                quoted = (f'<span class="ldr-drift__quoted">quoted at {escape(", ".join(v.quoted_at))}</span>'
+                          if v.quoted_at else "")
+                out.append(f'<tr class="ldr-drift__value ldr-drift__value--{kind}">'
+                           f'<td class="ldr-drift__key"><code>{broken(v.key)}</code>{quoted}</td>'
+                           f'<td class="ldr-drift__old" data-label="{fv}">{escape(value_text(v.old, among))}</td>'
+                           f'<td class="ldr-drift__new" data-label="{tv}">{escape(value_text(v.new, among))}</td>'
+                           f'<td class="ldr-drift__change">{escape(change_html(v))}</td></tr>')
             out.append("</tbody></table>")
         if p.diff:
             rows = []
             for line in p.diff[2:]:
                 kind = {"+": "added", "-": "removed", "@": "hunk"}.get(line[:1], "same")
                 rows.append(f'<span class="ldr-drift__line--{kind}">{escape(line)}</span>')
-            out.append('<pre class="ldr-drift__output"><code>' + "\n".join(rows) + "</code></pre>")
+            said = f"{count(len(p.removed), 'line')} removed, {count(len(p.added), 'line')} added"
+            out.append(f'<details class="ldr-drift__diff"><summary>What it printed: {said}</summary>'
+                       '<pre class="ldr-drift__output"><code>' + "\n".join(rows) + "</code></pre></details>")
         if p.claims:
             out.append('<ul class="ldr-drift__claims">')
             for c in p.claims:
+                status = "holds now (the old record lacks a value it reads)" if c.status == "holds-now" and \
+                    c.old is None else c.status.replace("-", " ")
                 out.append(f'<li class="ldr-drift__claim ldr-drift__claim--{c.status}">'
-                           f"<strong>{escape(c.status)}</strong> <code>{escape(c.check)}</code> "
-                           f"({escape(c.page_line)})</li>")
+                           f"<strong>{escape(status)}</strong> <code>{escape(c.check)}</code> "
+                           f"({broken(c.page_line)})</li>")
             out.append("</ul>")
         out.append("</section>")
     if not report.proofs:
@@ -73,14 +114,21 @@ def html_fragment(report: Drift) -> str:
 
 
 STANDALONE_CSS = """body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
-.ldr-drift__value--noise{color:#888}.ldr-drift__line--added{color:#176f2c}.ldr-drift__line--removed{color:#a4161a}
-.ldr-drift__claim--broke{color:#a4161a}.ldr-drift__claim--holds-now{color:#176f2c}pre{background:#f6f6f6;padding:.5rem}"""
+table{border-collapse:collapse;margin:.5rem 0;width:100%}
+td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
+.ldr-drift__quoted{display:block;color:#666;font-size:.9em}
+.ldr-drift__value--noise{color:#666;font-style:italic}.ldr-drift__line--added{color:#176f2c}
+.ldr-drift__line--removed{color:#a4161a}.ldr-drift__claim--broke{color:#a4161a}
+.ldr-drift__claim--holds-now{color:#176f2c}pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}
+code{overflow-wrap:anywhere}@media (max-width:45em){table,tbody,tr,td{display:block}thead{display:none}
+tr{padding:.4rem 0;border-bottom:1px solid #ccc}td{border:0;padding:0}
+td[data-label]::before{content:attr(data-label) ": ";color:#666}pre{white-space:pre-wrap}}"""
 
 
 def html_document(report: Drift) -> str:
     title = escape(f"Drift: torch {report.from_version} to {report.to_version}")
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<style>{STANDALONE_CSS}</style></head><body><h1>{title}</h1>\n{html_fragment(report)}\n"
             "</body></html>\n")
 
@@ -99,7 +147,8 @@ def text_report(report: Drift) -> str:
         for v in p.values:
             mark = "  (noise)" if v.noise else ""
             where = f"  quoted at {', '.join(v.quoted_at)}" if v.quoted_at else ""
-            lines.append(f"  {v.key}: {describe(v.old)} -> {describe(v.new)} ({ratio_text(v)}){mark}{where}")
+            old, new = (value_text(x) if isinstance(x, dict) else describe(x) for x in (v.old, v.new))
+            lines.append(f"  {v.key}: {old} -> {new} ({ratio_text(v)}){mark}{where}")
         lines.extend(f"  | {line}" for line in p.diff[2:])
         lines.extend(f"  output excerpted at {where}: re-read it" for where in p.excerpted_at)
         for c in p.claims:

@@ -8,7 +8,12 @@
   ``2 elements``, ``1,024 elements``.
 * A size in bytes uses decimal units with one decimal (``18.7 kB``, ``541.6 MB``); under
   1 kB it is a count of bytes (``512 bytes``, ``1 byte``).
-* An exact recorded value (a drift table) keeps all its digits, grouped: ``1,779.53``.
+* An exact recorded value quoted without a format keeps all its digits, grouped: ``1,779.53``.
+* A value that changed between two torch versions (the drift report, a chapter's corrections):
+  an int keeps every digit, grouped (``434,184,800``); a float shows three significant digits,
+  more only where they are needed to tell it from the value it changed from or to (``175`` ->
+  ``503``, ``175.29`` -> ``175.3``), never the raw float (``175.29407999999998``); see
+  build_hooks/upgrade/shown.py.
 
 theme/assets/js/ldr-common.js (``ldr.fmt``, ``ldr.count``, ``ldr.group``) implements the
 same rule for the live readouts, so a static label and a readout never disagree.

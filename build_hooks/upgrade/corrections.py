@@ -10,10 +10,13 @@ and the list of what changed is generated from the recorded history (history.py)
     ```
 
 (an empty body lists the upgrades without notes). For every upgrade between two recorded
-versions, the note lists the numbers this page quotes (``{{ proof.KEY | fmt }}``) whose
-value changed beyond noise, old -> new in the page's own format, the page's claims that
-broke or newly hold, and the page's source quotes whose lines changed or no longer match
-(quotedrift.py). A page without the fence is not affected.
+versions, the note finds the numbers this page quotes (``{{ proof.KEY | fmt }}``) whose
+value changed beyond noise, old -> new in the page's own format (a value quoted without one
+under the site's number rule, render/numbers.py), the page's claims that broke, newly hold,
+or are checked for the first time (the old record lacks a value they read), and the page's
+source quotes whose lines changed or no longer match (quotedrift.py), each at the section
+of the page it sits in. :meth:`Upgrade.summary` counts them per kind with their sections, for
+the sentences render/corrections.py writes. A page without the fence is not affected.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from build_hooks.store.schema import version_dir
 from build_hooks.store.store import Store
 from build_hooks.upgrade.drift import claims_api, found_claims, holds, ratio
 from build_hooks.upgrade.quotedrift import quote_drift
+from build_hooks.upgrade.shown import show_value
 
 KEYS = {"torch", "date", "note"}
 
@@ -49,8 +53,51 @@ class Upgrade:
     # Where each change sits is the section of the page (a heading the reader can see), not a line.
     values: list[tuple[Section | None, str, str, str]] = field(default_factory=list)  # where, what, old, new
     claims: list[tuple[Section | None, str, str]] = field(default_factory=list)  # where, status, check
+    # status: "broke", "holds now" or "new" (the old record lacks a value the check reads)
     quotes: list[tuple[Section | None, str, str]] = field(default_factory=list)  # where, status, file
     recorded: bool = True
+
+    def changed_values(self) -> list[tuple[Section | None, str, str, str]]:
+        """The values, each (section, key) once: a page may quote one number twice in a section."""
+        seen, out = set(), []
+        for where, what, old, new in self.values:
+            if (where, what) not in seen:
+                seen.add((where, what))
+                out.append((where, what, old, new))
+        return out
+
+    def summary(self) -> list[Change]:
+        """What changed on the page, one :class:`Change` per kind (values, then claims that broke,
+        hold now or are new, then quotes that changed or no longer match), in the order of the
+        page, each with the sections it sits in; kinds with nothing to say are left out."""
+        kinds: dict[str, list[tuple[Section | None, str]]] = {}
+        for where, what, _old, _new in self.changed_values():
+            kinds.setdefault("values", []).append((where, what))
+        for where, status, check in self.claims:
+            kinds.setdefault(f"claims {status}", []).append((where, check))
+        for where, status, path in self.quotes:
+            kinds.setdefault(f"quotes {status}", []).append((where, path))
+        order = ["values", "claims broke", "claims holds now", "claims new", "quotes changed", "quotes gone"]
+        out = []
+        for kind in sorted(kinds, key=lambda k: order.index(k) if k in order else len(order)):
+            items = kinds[kind]
+            sections_in: list[Section | None] = []
+            for where, _ in items:
+                if where not in sections_in:
+                    sections_in.append(where)
+            sections_in.sort(key=lambda s: -1 if s is None else s.line)
+            out.append(Change(kind, len({what for _, what in items}), sections_in))
+        return out
+
+
+@dataclass
+class Change:
+    """One kind of change on a page (``values``, ``claims broke|holds now|new``, ``quotes
+    changed|gone``): how many distinct things changed, and in which sections (None: the opening)."""
+
+    kind: str
+    count: int
+    sections: list[Section | None]
 
 
 def entries(options: dict) -> dict[str, dict]:
@@ -95,9 +142,13 @@ def pick(records: dict, proof: str, device: str | None):
     return None, None
 
 
-def shown(value, fmt: str, show=None) -> str:
+def shown(value, fmt: str, show=None, among=()) -> str:
     """A value as the page prints it: ``show(value, fmt)`` (the host's formatter for inline
-    values), or :func:`describe` where there is none or the format does not apply."""
+    values), or :func:`describe` where there is none or the format does not apply. A float the
+    page quotes without a format shows the digits that tell it apart from ``among`` (the value
+    it changed from or to), under the site's one number rule, never a raw float."""
+    if isinstance(value, float) and not fmt.strip():
+        return show_value(value, among=among)
     if show is None:
         return describe(value)
     try:
@@ -157,12 +208,14 @@ def _moved_value(store, proofs: dict, span: tuple[str, str], old: dict, new: dic
     spreads = [noise.read(store, v, proof, device_class) for v in span]
     if r is not None and noise.within_noise(a, b, key, tolerance, *spreads)[0]:
         return None
-    then_text, now_text = shown(a, fmt, show), shown(b, fmt, show)
+    then_text, now_text = shown(a, fmt, show, (a, b)), shown(b, fmt, show, (a, b))
     return (then_text, now_text) if then_text != now_text else None  # a move the format hides is none
 
 
 def _claim_turn(api, old: dict, new: dict, proof, check) -> str | None:
-    """How a claim of the page turned on the new record: "broke", "holds now", or None (the same)."""
+    """How a claim of the page turned on the new record: "broke", "holds now" (it did not hold
+    on the old one), "new" (it holds, and the old record lacks a value it reads, so it could not
+    be checked there), or None (the same)."""
     device_class, now = pick(new, str(proof), None)
     then = old.get((str(proof), device_class)) if device_class else None
     if then is None:
@@ -170,6 +223,8 @@ def _claim_turn(api, old: dict, new: dict, proof, check) -> str | None:
     was, now_holds = holds(api, check, then.data), holds(api, check, now.data)
     if was and not now_holds:
         return "broke"
+    if now_holds and was is None:
+        return "new"
     if now_holds and not was:
         return "holds now"
     return None

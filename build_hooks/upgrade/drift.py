@@ -6,6 +6,11 @@ the measured spread of repeated runs or the proof's declared tolerance, see nois
 visible output lines added and removed, every ```claim of every page evaluated against both
 versions' data, and the page lines that quote each changed value. Largest changes first.
 
+A list whose items are mappings each with its own ``name`` (a list of libraries, of ops) is
+compared item by item by name, not by position: ``LIBRARIES.files[libc10.so].bytes`` is the
+same library in both versions wherever the list puts it, and an item only one version has is
+one row (``LIBRARIES.files[libcublasLt.so.13]``, its value the whole item: added or removed).
+
 ``ldr drift --json`` is a stable interface; fields are only ever added::
 
     {"format": 1, "from": "2.13.0", "to": "2.14.1",
@@ -33,7 +38,7 @@ from pathlib import Path
 
 from build_hooks.core.errors import LdrError, StoreError
 from build_hooks.core.safefs import UnsafeFile, read_bytes
-from build_hooks.proofs.datalines import flatten, natural, parse_output
+from build_hooks.proofs.datalines import natural, parse_output
 from build_hooks.proofs.discovery import discover
 from build_hooks.proofs.pin import public_version
 from build_hooks.proofs.sources import installed_torch
@@ -210,6 +215,63 @@ def _given(version: str, known: list[str]) -> str:
                        f"versions: {', '.join(known) or 'none'}") from None
 
 
+NAMED_BY = ("name",)  # the field that names the items of a list, for matching them across versions
+
+
+def item_names(items: list) -> list[str] | None:
+    """What names each item of ``items``: every item a mapping with a non-empty string ``name``;
+    two items of one name (a file in two folders) are told apart by the first other text field
+    that differs (``driver.so folder=cuda/bindings``). None when the items are not all named that
+    way: such a list is compared by position."""
+    if not items or not all(isinstance(item, dict) for item in items):
+        return None
+    for field_name in NAMED_BY:
+        names = [item.get(field_name) for item in items]
+        if not all(isinstance(n, str) and n for n in names):
+            continue
+        labels = list(names)
+        for index, item in enumerate(items):
+            twins = [other for other in items if other.get(field_name) == item[field_name]]
+            if len(twins) == 1:
+                continue
+            for other_field in sorted(k for k, v in item.items() if k != field_name and isinstance(v, str)):
+                if [twin.get(other_field) for twin in twins].count(item[other_field]) == 1:
+                    labels[index] = f"{item[field_name]} {other_field}={item[other_field]}"
+                    break
+        if len(set(labels)) == len(labels):
+            return labels
+    return None
+
+
+@dataclass
+class Leaves:
+    """A record's data as leaves by their data path, with named list items addressed by name."""
+
+    values: dict[str, object] = field(default_factory=dict)   # path -> scalar
+    position: dict[str, str] = field(default_factory=dict)    # path -> the positional path (SWEEP.0.us)
+    items: dict[str, dict] = field(default_factory=dict)      # path of a named item -> the item
+
+
+def leaves(value, path: str = "", position: str = "", out: Leaves | None = None) -> Leaves:
+    """Every leaf of ``value`` as :func:`build_hooks.proofs.datalines.flatten` gives it, except
+    that an item of a list of named mappings is ``LIST[name]``, not ``LIST.<index>``."""
+    out = out if out is not None else Leaves()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            leaves(item, f"{path}.{key}" if path else str(key), f"{position}.{key}" if position else str(key), out)
+    elif isinstance(value, list):
+        named = item_names(value)
+        for index, item in enumerate(value):
+            here = f"{path}[{named[index]}]" if named else f"{path}.{index}"
+            if named:
+                out.items[here] = item
+            leaves(item, here, f"{position}.{index}", out)
+    else:
+        out.values[path] = value
+        out.position[path] = position
+    return out
+
+
 def ratio(old, new) -> float | None:
     if noise.numeric(old) and noise.numeric(new) and old:
         return new / old
@@ -219,14 +281,33 @@ def ratio(old, new) -> float | None:
 def compare(name: str, device_class: str, old: Record, new: Record, tolerance, spreads,
             values_quoted: dict) -> ProofDrift:
     result = ProofDrift(name, device_class)
-    before, after = flatten(old.data), flatten(new.data)
+    then, now = leaves(old.data), leaves(new.data)
+    before, after = then.values, now.values
+    # a named item only one version has is one row: the item itself, added or removed
+    one_side = set(then.items) ^ set(now.items)
+    for item in sorted(one_side, key=natural):
+        if any(item.startswith((outer + "[", outer + ".")) for outer in one_side if outer != item):
+            continue  # inside an item that is itself added or removed
+        inside = [k for k in (*before, *after) if k.startswith((item + ".", item + "["))]
+        where = list(dict.fromkeys(w for k in inside for side in (then, now) if k in side.position
+                                   for w in quoted_at(values_quoted, name, side.position[k])))
+        result.values.append(ValueDrift(item, then.items.get(item), now.items.get(item), None, False, where))
+        for key in inside:
+            before.pop(key, None)
+            after.pop(key, None)
+    # the measured noise and the declared tolerance are kept by positional key (SWEEP.0.us)
+    noises = [{key: spread[side.position[key]] for key in side.values if side.position[key] in spread}
+              for side, spread in zip((then, now), spreads)]
     for key in sorted(set(before) | set(after), key=natural):
         a, b = before.get(key), after.get(key)
         if key in before and key in after and a == b:
             continue
+        spots = list(dict.fromkeys(side.position[key] for side in (then, now) if key in side.position))
         r = ratio(a, b) if key in before and key in after else None
-        within, z = noise.within_noise(a, b, key, tolerance, *spreads) if r is not None else (False, None)
-        result.values.append(ValueDrift(key, a, b, r, within, quoted_at(values_quoted, name, key),
+        allowed = max(noise.tolerance_for(spot, tolerance) for spot in spots)
+        within, z = noise.within_noise(a, b, key, allowed, *noises) if r is not None else (False, None)
+        where = list(dict.fromkeys(w for spot in spots for w in quoted_at(values_quoted, name, spot)))
+        result.values.append(ValueDrift(key, a, b, r, within, where,
                                         None if z is None or math.isinf(z) else round(z, 2)))
     result.values.sort(key=lambda v: (v.noise, -v.size, natural(v.key)))
     old_lines, new_lines = parse_output(old.stdout).visible, parse_output(new.stdout).visible

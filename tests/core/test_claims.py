@@ -154,15 +154,21 @@ def toll(project):
     return project
 
 
-def test_a_claim_that_holds_shows_a_badge(toll, md):
-    html = md("# T\n\n```claim\nproof: toll\ncheck: TOLL.large_us > 100 * TOLL.small_us\n"
+def test_a_claim_that_holds_is_a_quiet_mark_that_opens_onto_its_check(toll, md):
+    html = md("# T\n\nA big add is slow.\n\n```claim\nproof: toll\ncheck: TOLL.large_us > 100 * TOLL.small_us\n"
               "say: A big add costs over a hundred small ones.\n```\n")
-    assert ('<details class="ldr-claim" data-proof="toll" data-holds="true"><summary>'
-                           '<span class="ldr-claim__say">A big add costs over a hundred small ones.</span> '
-                           f'<span class="ldr-claim__badge">claim checked against torch {PIN} (cpu)</span>'
-                           "</summary><p>Check <code>TOLL.large_us &gt; 100 * TOLL.small_us</code> on the data "
-                           'of <a href="#proof-toll">proof <code>toll</code></a>') in html
-    assert "<li><code>TOLL.large_us</code> = 1,780</li><li><code>TOLL.small_us</code> = 4.1</li>" in html
+    # closed, the reader sees "✓ checked" (the stylesheet draws the ✓); the title says against what
+    assert ('<details class="ldr-claim" data-proof="toll" data-holds="true"><summary title="Claim checked '
+            f'against torch {PIN} (cpu) on every build: A big add costs over a hundred small ones.">checked'
+            "</summary>") in html
+    # open: the statement, the torch it was checked against, the check and the values it read
+    detail = html.split("</summary>", 1)[1]
+    assert detail.startswith('<p class="ldr-claim__say">A big add costs over a hundred small ones.</p>'
+                             f"<p>Claim checked against torch {PIN} (cpu) on every build: check <code>TOLL.large_us "
+                             '&gt; 100 * TOLL.small_us</code> on the data of <a href="#proof-toll">proof <code>toll'
+                             "</code></a>")
+    assert "<li><code>TOLL.large_us</code> = 1,780</li><li><code>TOLL.small_us</code> = 4.1</li>" in detail
+    assert "<div" not in html  # no box: the paragraph, then the mark
     assert md.state.diagnostics == []
 
 
@@ -170,6 +176,8 @@ def test_a_false_claim_warns_with_page_line_and_values(toll, md):
     html = md("# T\n\nText.\n\n```claim\nproof: toll\ncheck: TOLL.large_us < 100 * TOLL.small_us\n```\n")
     assert '<div class="ldr-claim ldr-claim--broken" data-proof="toll" data-holds="false" role="note">' in html
     assert f"This claim no longer holds under torch {PIN} (cpu)" in html
+    assert "<details" not in html and "<summary" not in html  # loud: nothing folded away
+    assert "<li><code>TOLL.large_us</code> = 1,780</li>" in html
     [warning] = md.state.diagnostics
     assert warning.level == "warning"
     assert warning.message == ("docs/index.md:5: claim does not hold: TOLL.large_us < 100 * TOLL.small_us with "

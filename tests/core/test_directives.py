@@ -36,14 +36,17 @@ def provenance(project, name="toll"):
 
 
 def test_inline_value_exact(toll, md):
+    """A value is quiet text, not a link that jumps to the card: its provenance is its title (shown
+    on hover, and on focus by the stylesheet), and the card's address stays in data-card."""
     html = md("A toll of {{ toll.TOLL.small_us | .2f }} us, {{ toll.TOLL.rate | words }} ops/s.\n")
     where = provenance(toll)
     assert html == (
-        '<p>A toll of <a class="ldr-value" data-format=".2f" data-key="TOLL.small_us" '
-        f'data-proof="toll" href="#proof-toll" title="toll: TOLL.small_us = 0.5012 ({where})">0.50</a> us, '
-        '<a class="ldr-value" data-format="words" data-key="TOLL.rate" data-proof="toll" '
-        f'href="#proof-toll" title="toll: TOLL.rate = 1995210.0 ({where})">2.0 million</a> ops/s.</p>'
+        '<p>A toll of <span class="ldr-value" data-card="#proof-toll" data-format=".2f" data-key="TOLL.small_us" '
+        f'data-proof="toll" tabindex="0" title="toll: TOLL.small_us = 0.5012 ({where})">0.50</span> us, '
+        '<span class="ldr-value" data-card="#proof-toll" data-format="words" data-key="TOLL.rate" '
+        f'data-proof="toll" tabindex="0" title="toll: TOLL.rate = 1995210.0 ({where})">2.0 million</span> ops/s.</p>'
     )
+    assert "<a " not in html and "href=" not in html
 
 
 def test_value_in_code_span_is_left_alone(toll, md):
@@ -164,6 +167,6 @@ def test_extension_by_name_without_mkdocs(project, name):
                            extension_configs={name: {"root": str(project.root)},
                                               "pymdownx.superfences": {"custom_fences": custom_fences(SERIES)}})
     html = md.convert("Value {{ z.V }}.\n\n```proof\nz\n```\n")
-    assert 'id="proof-z"' in html and ">41</a>" in html and project.record("z").exists()
+    assert 'id="proof-z"' in html and ">41</span>" in html and project.record("z").exists()
     with pytest.raises(SuperFencesException, match="unknown proof 'nope'"):
         md.convert("```proof\nnope\n```\n")

@@ -208,17 +208,31 @@ to: {PIN}
     report = html[html.index('<section class="ldr-drift"'):]
     assert f'data-from="2.12.0" data-to="{PIN}"' in report
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in report and "<script>alert" not in html
-    assert "<code>TOLL.small_us</code>" in report
+    # the key wraps at its dots only; each proof is an h2 under the page's h1, no level skipped
+    assert "<code>TOLL.<wbr>small_us</code>" in report
+    assert '<h2 class="ldr-drift__name"><code>toll</code>' in report and "<h3" not in report
+    assert (f'<td class="ldr-drift__old" data-label="2.12.0">1.2</td><td class="ldr-drift__new" '
+            f'data-label="{PIN}">1.5</td><td class="ldr-drift__change">×1.25</td>') in report
     note = html[html.index('<aside class="ldr-corrections"'):]
     note = note[: note.index("</aside>")]
-    assert f"torch 2.12.0 → {PIN}" in note and '<time datetime="2026-12-01">' in note
-    assert "The toll &lt;b&gt;rose&lt;/b&gt;; the prose says so." in note
-    assert 'In <a href="#toll">Toll</a>: <code>toll.TOLL.small_us</code> <del>1.20</del> → <ins>1.50</ins>' in note
+    # prose first: the versions and date, the author's note, then what changed in words, by section
+    assert (f'<p><strong>torch 2.12.0 → {PIN}</strong> (<time datetime="2026-12-01">2026-12-01</time>). '
+            '<span class="ldr-corrections__note">The toll &lt;b&gt;rose&lt;/b&gt;; the prose says so.</span></p>'
+            ) in note
+    said = note.split('<p class="ldr-corrections__summary">', 1)[1].split("</p>", 1)[0]
+    assert said.startswith('1 number quoted on this page changed, in <a href="#toll">Toll</a>.')
+    assert "TOLL" not in said and "<code>" not in said and "<del>" not in note  # no keys, checks or struck values
+    # the detail one click away: each key with old -> new in the page's format, and each check
+    detail = note.split('<details class="ldr-corrections__details">', 1)[1]
+    assert detail.startswith("<summary>Every change, in detail</summary>")
+    assert ('<li>In <a href="#toll">Toll</a>: <ul><li class="ldr-corrections__value"><code>toll.<wbr>TOLL.<wbr>'
+            'small_us</code>: 1.20 → <strong>1.50</strong></li>') in detail
     assert 'id="toll"' in html  # the anchor the note links to is the heading\'s own
-    assert "TOLL.large_us" not in note  # moved within its measured noise
-    assert "TOLL.rounded" not in note  # 2.01 -> 2.04 reads "2.0" both times on the page
+    assert "TOLL.<wbr>large_us" not in note  # moved within its measured noise
+    assert "rounded" not in note  # 2.01 -> 2.04 reads "2.0" both times on the page
     if drift.claims_api() is not None:
-        assert "claim holds now" in note
+        assert said.endswith('1 claim that did not hold under torch 2.12.0 holds now, in <a href="#toll">Toll</a>.')
+        assert "claim holds now: <code>TOLL.small_us &gt; 1.3</code>" in detail
     assert "ldr-corrections" not in project.html("plain")
 
 
@@ -290,3 +304,99 @@ def test_one_wild_run_does_not_make_every_change_noise():
     assert noise.within_noise(1.0, 1.3, "T.us", 0.0, legacy)[0] is True
     assert noise.within_noise(1.0, 1.3, "T.us", 0.5, {})[0] is True   # the declared tolerance
     assert noise.within_noise(1.0, 1.3, "T.us", 0.0, {}) == (False, None)  # nothing measured
+
+
+# -- issue 20: lists by name, the one number rule, a phone's width, reader prose ----------------
+LIBS_OLD = {"LIBS": {"files": [{"name": "libtorch_cpu.so", "bytes": 434184800, "folder": "torch/lib"},
+                               {"name": "libtorch_python.so", "bytes": 30494968, "folder": "torch/lib"},
+                               {"name": "libshm.so", "bytes": 41336, "folder": "torch/lib"}]},
+            "SWEEP": [{"us": 175.29407999999998}, {"us": 1.2122}]}
+LIBS_NEW = {"LIBS": {"files": [{"name": "libcublasLt.so.13", "bytes": 541607888, "folder": "nvidia/cu13/lib"},
+                               {"name": "libtorch_cuda.so", "bytes": 502842281, "folder": "torch/lib"},
+                               {"name": "libtorch_cpu.so", "bytes": 446314593, "folder": "torch/lib"},
+                               {"name": "libtorch_python.so", "bytes": 34353281, "folder": "torch/lib"},
+                               {"name": "driver.so", "bytes": 6784424, "folder": "cuda/bindings"},
+                               {"name": "driver.so", "bytes": 553840, "folder": "cuda/bindings/_internal"}]},
+            "SWEEP": [{"us": 502.72}, {"us": 0.901986}]}
+
+
+def libraries(project, page="# Libraries\n\nThe stub is {{ libs.LIBS.files.2.bytes }} bytes.\n"):
+    project.proof("libs", SCRIPT)
+    record(project, "libs", torch="2.12.0", folder=project.root / HISTORY / "2.12.0", data=LIBS_OLD)
+    record(project, "libs", torch=PIN, data=LIBS_NEW)
+    project.page("index.md", page)
+    return drift.compute(project.root, api=None)
+
+
+def test_a_list_of_named_items_is_compared_by_name_not_by_position(project):
+    [libs] = libraries(project).proofs
+    rows = {v.key: v for v in libs.values}
+    # the same library wherever the list puts it: libtorch_cpu.so was item 0 and is item 2 now
+    cpu = rows["LIBS.files[libtorch_cpu.so].bytes"]
+    assert (cpu.old, cpu.new) == (434184800, 446314593) and cpu.ratio == pytest.approx(1.0279, rel=1e-3)
+    assert rows["LIBS.files[libtorch_python.so].bytes"].new == 34353281
+    # no comparison of two different libraries that happen to sit at one position
+    assert not any(".files.0." in key or ".files.1." in key for key in rows)
+    assert all(v.ratio is None or v.ratio < 2 for v in libs.values if key_is_file(v.key))
+    # an item only one version has is one row holding the item: added, or removed
+    added = rows["LIBS.files[libcublasLt.so.13]"]
+    assert (added.old, added.new["bytes"], added.ratio) == (None, 541607888, None)
+    assert rows["LIBS.files[libshm.so]"].new is None and rows["LIBS.files[libshm.so]"].old["bytes"] == 41336
+    assert not any(key.startswith("LIBS.files[libcublasLt.so.13].") for key in rows)
+    # two items of one name are told apart by the first other text field that differs
+    assert {"LIBS.files[driver.so folder=cuda/bindings]", "LIBS.files[driver.so folder=cuda/bindings/_internal]"} \
+        <= set(rows)
+    # a page that quotes an item by position is still found, through that item's position
+    assert rows["LIBS.files[libshm.so]"].quoted_at == ["docs/index.md:3"]
+    # a list without names is still compared by position
+    assert rows["SWEEP.0.us"].old == 175.29407999999998
+
+
+def key_is_file(key: str) -> bool:
+    return key.startswith("LIBS.files[") and key.endswith("].bytes")
+
+
+def test_drift_values_follow_the_one_number_rule(project):
+    html = render_drift.html_fragment(libraries(project))
+    assert "175.29407999999998" not in html and "0.901986" not in html  # no raw floats
+    assert 'data-label="2.12.0">175</td><td class="ldr-drift__new" data-label="' + PIN + '">503</td>' in html
+    assert ">434,184,800</td>" in html  # an int keeps every digit, grouped
+    assert "×1.03" in html and "x13" not in html
+    assert ">bytes 541,607,888 · folder nvidia/cu13/lib</td>" in html  # an added item, by its fields
+    assert render_drift.value_text(1.0000001, among=(1.0000001, 1.0)) == "1.0000001"  # told apart
+    assert render_drift.value_text(True) == "true" and render_drift.value_text(None) == "—"
+
+
+def test_the_drift_page_reads_on_a_phone_without_panning(project):
+    """A real build: the report's proofs are h2 under the page's h1, its keys break at dots, and its
+    stylesheet stacks the tables on a narrow screen (checked in a browser by tests/browser)."""
+    libraries(project, "# Libraries\n\n```drift-report\nfrom: 2.12.0\n```\n")
+    built = project.build()
+    assert built.returncode == 0, built.stderr
+    html = project.html()
+    headings = re.findall(r"<h([1-6])", html.split('<div class="md-content"', 1)[1].split("</article>", 1)[0])
+    assert headings[0] == "1" and "3" not in headings
+    assert all(int(b) - int(a) <= 1 for a, b in zip(headings, headings[1:])), headings
+    assert "LIBS.<wbr>files[libtorch_cpu.<wbr>so].<wbr>bytes" in html
+    css = (_Path(__file__).resolve().parents[2] / "build_hooks" / "assets" / "ldr-proofs.css").read_text()
+    phone = css.split("@media screen and (max-width: 44.984375em) {\n  .md-typeset .ldr-drift__values", 1)[1]
+    assert "display: grid" in phone.split("}\n}", 1)[0]
+
+
+def test_a_claim_the_old_record_could_not_check_is_new_not_fixed(project):
+    project.proof("libs", SCRIPT)
+    record(project, "libs", torch="2.12.0", folder=project.root / HISTORY / "2.12.0", data={"A": {"x": 1}})
+    record(project, "libs", torch=PIN, data={"A": {"x": 5, "y": 2}})
+    page = ("# Top\n\n## First\n\nIt is {{ libs.A.x }}.\n\n```claim\nproof: libs\ncheck: A.x > 2\n```\n\n"
+            "## Second\n\n```claim\nproof: libs\ncheck: A.y > 1\n```\n\n```corrections\n```\n")
+    project.page("index.md", page)
+    from build_hooks.render.corrections import render
+    from build_hooks.upgrade.corrections import upgrades
+
+    [upgrade] = upgrades(project.root, page, {})
+    assert [(w.title, status) for w, status, _ in upgrade.claims] == [("First", "holds now"), ("Second", "new")]
+    said = render([upgrade]).split('<p class="ldr-corrections__summary">', 1)[1].split("</p>", 1)[0]
+    assert said == ('1 number quoted on this page changed, in <a href="#first">First</a>. '
+                    '1 claim that did not hold under torch 2.12.0 holds now, in <a href="#first">First</a>. '
+                    '1 claim is checked for the first time, in <a href="#second">Second</a>: it reads values the '
+                    'torch 2.12.0 records did not have.')

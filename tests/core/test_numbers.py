@@ -87,12 +87,20 @@ def test_graph_walker_and_library_sizes_count_in_the_singular():
     assert two_clocks.us(1.77953) == "1,780 µs"
 
 
-def test_drift_table_groups_recorded_numbers_and_counts_records():
+def test_drift_table_follows_the_one_number_rule_and_counts_records():
     from build_hooks.upgrade.drift import Drift, ProofDrift, ValueDrift
 
-    value = ValueDrift(key="TOLL.large_us", old=1779.53, new=3728.05, ratio=2.0949, noise=False)
-    report = Drift("2.13.0", "2.14.1", proofs=[ProofDrift("dispatch_cost", "cpu", values=[value])], compared=1)
+    values = [ValueDrift(key="TOLL.large_us", old=1779.53, new=3728.05, ratio=2.0949, noise=False),
+              ValueDrift(key="SWEEP.10.us", old=175.29407999999998, new=175.3, ratio=1.00003, noise=True, z=0.4),
+              ValueDrift(key="TOLL.bytes", old=434184800, new=541607888, ratio=1.2474, noise=False)]
+    report = Drift("2.13.0", "2.14.1", proofs=[ProofDrift("dispatch_cost", "cpu", values=values)], compared=1)
     html = drift_html.html_fragment(report)
     assert "1 record compared" in html and "record(s)" not in html
-    assert "<td>1,779.53</td><td>3,728.05</td><td>x2.09</td>" in html
-    assert drift_html.value_text("abc") == "'abc'"
+    # a measurement to three significant digits, grouped, with its ratio
+    assert ('<td class="ldr-drift__old" data-label="2.13.0">1,780</td><td class="ldr-drift__new" '
+            'data-label="2.14.1">3,728</td><td class="ldr-drift__change">×2.09</td>') in html
+    # two values close together show the digits that tell them apart, never the raw float
+    assert ">175.29</td>" in html and ">175.3</td>" in html and "175.29407999999998" not in html
+    assert "×1.00 (noise, z 0.4)" in html
+    assert ">434,184,800</td>" in html and ">541,607,888</td>" in html  # counts keep every digit
+    assert drift_html.value_text("abc") == "abc" and drift_html.value_text(False) == "false"

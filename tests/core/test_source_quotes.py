@@ -296,6 +296,8 @@ def test_a_corrections_note_names_a_quote_whose_lines_changed(project, tmp_path)
     result = build(project, {"PYTHONPATH": str(new)})
     assert result.returncode == 0, result.stderr
     note = project.html().split('class="ldr-corrections"', 1)[1].split("</aside>", 1)[0]
-    assert "the quoted lines of <code>tools/autograd/derivatives.yaml</code> changed" in note
+    assert ('<p class="ldr-corrections__summary">The quoted lines of 1 source file changed, in '
+            '<a href="#backward">Backward</a>.</p>') in note
+    assert "the quoted lines of <code>tools/<wbr>autograd/<wbr>derivatives.yaml</code> changed" in note
     assert 'href="#backward"' in note  # at the section of its fence
     assert "DispatchKey.h" not in note  # its lines did not change

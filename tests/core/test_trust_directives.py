@@ -78,18 +78,18 @@ def error(md, text: str, page: str = "chapter.md") -> str:
 def test_inline_values_are_text_never_markup(evil, md):
     html = md("A {{ evil.NOTE.img }} B {{ evil.NOTE.link }} C {{ evil.NOTE.em }} D {{ evil.NOTE.amp }}.\n")
     safe(html)
-    assert ">&lt;img src=x onerror=alert(1)&gt;</a>" in html
-    assert ">[click](javascript:alert(8))</a>" in html
-    assert ">*x* _y_ **z**</a>" in html
+    assert ">&lt;img src=x onerror=alert(1)&gt;</span>" in html
+    assert ">[click](javascript:alert(8))</span>" in html
+    assert ">*x* _y_ **z**</span>" in html
     # An entity in the data is shown as written, not decoded: the browser displays "&lt;b&gt; &amp; &#60;".
-    assert ">&amp;lt;b&amp;gt; &amp;amp; &amp;#60;</a>" in html
+    assert ">&amp;lt;b&amp;gt; &amp;amp; &amp;#60;</span>" in html
     assert 'title="evil: NOTE.img = \'&lt;img src=x onerror=alert(1)&gt;\'' in html
 
 
 def test_control_characters_are_shown_as_pictures_everywhere(evil, md):
     assert visible("a\x1bb\x00c\x7fd\x9be\tf\ng") == "a\u241bb\u2400c\u2421d\\x9be\tf\ng"
     value = md("{{ evil.NOTE.ctl }}\n")
-    assert ">a\u241bb\u2400c\u2421d\\x9be\u2407f</a>" in value
+    assert ">a\u241bb\u2400c\u2421d\\x9be\u2407f</span>" in value
     card = md("```proof\nevil\n```\n")
     assert "colour \u241b[31mred\u241b[0m nul \u2400 del \u2421 csi \\x9b bell \u2407" in card
     excerpt = md('```proof-output\nproof: evil\ngrep: "colour"\n```\n')
@@ -361,11 +361,11 @@ def test_value_links_resolve_under_strict(evil):
     result = evil.build()
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr
-    assert 'href="other/#proof-toll"' in evil.html("index")
+    assert 'data-card="other/#proof-toll"' in evil.html("index")
     other = evil.html("other")
-    assert 'href="#proof-toll" title="toll: TOLL.small_us' in other and 'id="proof-toll"' in other
+    assert 'data-card="#proof-toll" data-format=".1f"' in other and 'id="proof-toll"' in other
     deep = evil.html("deep/page")
-    assert re.search(r'<a class="ldr-value" [^>]*href="\.\./\.\./proofs/lone\.py"', deep)
+    assert re.search(r'<span class="ldr-value" data-card="proofs/lone\.py"', deep)  # from the site's root
     assert (evil.root / "site" / "proofs" / "lone.py").is_file()
 
 

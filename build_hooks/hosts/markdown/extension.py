@@ -59,6 +59,13 @@ def _text(value: str) -> str:
 
 
 class _ValuePattern(InlineProcessor):
+    """An inline value reads as prose: quiet text, not a link that jumps to its card far down.
+    Its provenance (proof, key, exact value, torch, device, date) is its title, shown on hover,
+    and on focus (a tap on a phone, Tab on a keyboard) by the stylesheet; the page's excerpts and
+    claims link the card itself. ``data-card`` keeps the card's address for tools: ``#proof-x``
+    on this page, else from the site's root (``other/#proof-x``, ``proofs/x.py`` with no card),
+    the same under every host (no generator rewrites an attribute that is not a link)."""
+
     def __init__(self, state: LdrState, md):
         super().__init__(VALUE.pattern, md)
         self.state = state
@@ -69,14 +76,16 @@ class _ValuePattern(InlineProcessor):
         try:
             text, detail, item = state.value(m)
             p = item.provenance
+            card, base = state.card_href(item.name), state.base_url()
+            card = card[len(base):] if base and card.startswith(base) else card
             attrs = {name: _text(value) for name, value in {
-                "class": "ldr-value", "href": state.source_href(item.name),
+                "class": "ldr-value", "tabindex": "0", "data-card": card,
                 "data-proof": item.name, "data-key": m.group("key"),
                 "data-format": (m.group("fmt") or "").strip(),
                 "title": f"{item.name}: {detail} (torch {p.torch}, {p.device}, {p.measured_at})",
             }.items()}
             text = _text(text)
-            el = etree.Element("a", attrs)
+            el = etree.Element("span", attrs)
             # Atomic: later inline patterns must not read the value as Markdown or HTML.
             el.text = AtomicString(text)
         except Exception as exc:  # noqa: BLE001 - any failure is the page's error, with its line
