@@ -13,10 +13,11 @@ proofs must use; it imports nothing from this package. Protocol, one JSON object
   "leftovers": int, "held": bool, "stdout": base64, "stderr": base64}``.
 
 In fork mode each child is forked from this process, which has imported torch but never
-runs a torch op: a child forked after a multithreaded op would hang. The next proof's child is
-forked ahead of time and waits for its request (``_spare``), so that the fork is paid while
-the host waits, not between two proofs. The loop is single
-threaded for the same reason. Spawn mode starts ``python child.py REQUEST`` instead
+runs a torch op: a child forked after a multithreaded op would hang. Each proof's child is
+forked when its request comes and reads it from a pipe (``_spare``). (Forking the next child
+ahead, while the current proof runs, cost more CPU than it saved: bench/bench_machinery.py
+measured cold builds 7 to 11 % cheaper without it.) The loop is single threaded for the same
+reason. Spawn mode starts ``python child.py REQUEST`` instead
 (slower, for platforms where forking a torch process is unsafe); both run the proof through
 ``child.run_proof``, so both behave alike.
 
@@ -126,10 +127,9 @@ def _scan(field: int, value: int) -> list[int]:
 
 
 def _spare(control: int, out_w: int, err_w: int) -> None:
-    """In a child forked ahead of time (fork mode): wait for the request on ``control``, then
-    become the proof, as the parent would have. The fork's cost (page tables of a process that
-    holds torch) is paid while the host waits on other proofs, not between two of them. Exits
-    quietly when ``control`` closes with no request (the host retired it, ended or died)."""
+    """In a freshly forked child (fork mode): read the request on ``control``, then become the
+    proof, as the parent would have. Exits quietly when ``control`` closes with no request (the
+    host retired it, ended or died)."""
     code = 0
     try:
         os.setpgid(0, 0)
@@ -208,7 +208,7 @@ class Host:
         self.out.flush()
 
     def make_spare(self) -> None:
-        """Fork the next proof's process now, so that it is ready when its request comes."""
+        """Fork a proof's process, which waits on a pipe for its request (``hand_over``)."""
         if self.mode != "fork" or self.spare is not None or self.stopping:
             return
         control_r, control_w = os.pipe()
@@ -270,7 +270,6 @@ class Host:
             pid, out_r, err_r = self.hand_over(request)
             job = Job(request, pid, cwd, out_r, err_r)
             self.register(job)
-            self.make_spare()  # for the next request, while this proof runs
             return
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()

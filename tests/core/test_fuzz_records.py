@@ -124,8 +124,8 @@ def test_the_cli_names_every_broken_record_in_one_line(project, tmp_path):
         assert "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
     assert check.returncode == 1 and status.returncode == 0 and as_json.returncode == 0
     for number in range(3):
-        named = [line for line in check.stderr.splitlines() if f"proofs/_results/p{number}.cpu.json:" in line]
-        assert len(named) == 1 and f"fix: `ldr run p{number} --force` rewrites it" in named[0], check.stderr
+        named = [line for line in check.stdout.splitlines() if f"proofs/_results/p{number}.cpu.json:" in line]
+        assert len(named) == 1 and f"fix: `ldr run p{number} --force` rewrites it" in named[0], check.stdout
     states = {p["name"]: p["state"] for p in json.loads(as_json.stdout)["proofs"]}
     assert states == {"p": "fresh", "p0": "corrupt", "p1": "corrupt", "p2": "corrupt"}
 

@@ -82,8 +82,8 @@ def test_a_nightly_record_is_corrupt_everywhere_and_run_force_repairs_it(project
     no_traceback(status, check)
     entry = json.loads(status.stdout)["proofs"][0]["records"][0]
     assert entry["state"] == "corrupt" and message in entry["reasons"][0]
-    assert check.returncode == 1 and message in check.stderr
-    assert "fix: `ldr run a --force` rewrites it" in check.stderr
+    assert check.returncode == 1 and message in check.stdout
+    assert "fix: `ldr run a --force` rewrites it" in check.stdout
 
     shard = tmp_path / "shard"
     edit(record(project, "a", folder=shard), torch="nightly")
@@ -244,8 +244,8 @@ def test_a_fifo_or_giant_in_the_store_is_corrupt_and_run_force_replaces_it(proje
     check = project.ldr("check")
     no_traceback(check)
     assert check.returncode == 1
-    assert "proofs/_results/a.cpu.json: a FIFO (named pipe); fix: `ldr run a --force` rewrites it" in check.stderr
-    assert "proofs/_results/b.cpu.json: 9,437,184 bytes, over the limit of 8,388,608" in check.stderr
+    assert "proofs/_results/a.cpu.json: a FIFO (named pipe); fix: `ldr run a --force` rewrites it" in check.stdout
+    assert "proofs/_results/b.cpu.json: 9,437,184 bytes, over the limit of 8,388,608" in check.stdout
     run = project.ldr("run", "--force")
     assert run.returncode == 0, run.stderr
     assert project.record("a").is_file() and project.record("b").stat().st_size < 10_000
@@ -294,7 +294,7 @@ def test_a_visible_line_over_the_bound_is_cut_and_a_problem_a_data_line_is_whole
     assert body["status"] == "ok" and body["stdout"][1:] == ["after", "N=1"] and body["data"] == {"N": 1}
     check = project.ldr("check")
     assert check.returncode == 1
-    assert "wide (cpu): problem: output line 1 is 500,000 characters long, over the bound of 10,000" in check.stderr
+    assert "wide (cpu): problem: output line 1 is 500,000 characters long, over the bound of 10,000" in check.stdout
     build = project.build(strict=False)
     assert build.returncode == 0, build.stderr
     assert project.root.joinpath("site", "index.html").stat().st_size < 200_000  # the page stays sane
