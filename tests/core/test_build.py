@@ -109,7 +109,8 @@ def test_cards_on_other_pages_are_linked(project):
     setup_two(project)
     project.page("notes.md", "# Notes\n\nSee {{ cost.DATA.us | .2f }} us.\n")
     assert project.build().returncode == 0
-    assert 'href="../#proof-cost"' in project.html("notes")
+    assert 'data-card="./#proof-cost"' in project.html("notes")  # the home page's card, from the root
+    assert 'data-card="#proof-cost"' in project.html()  # this page's own
 
 
 def test_torch_mismatch_stops_the_build_with_the_fix(project, fake_python):

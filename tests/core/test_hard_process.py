@@ -35,7 +35,7 @@ def test_a_timeout_keeps_the_lines_printed_before_it(project, tmp_path):
     tail = json.loads(project.record("hangs").read_text())["failure"]["stderr_tail"]
     assert tail[:3] == ["step one", "step two: 42 ms", "warming up"]
     assert any("proofs/hangs.py" in line for line in tail[3:]), "faulthandler's stack follows them"
-    assert run.stderr.count("step two: 42 ms") == 2  # ldr run quotes both
+    assert run.stdout.count("step two: 42 ms") == 2  # ldr run quotes both (its results: stdout)
 
     status = ldr(project.root, env, "status")
     assert status.stdout.count("step two: 42 ms") == 2, status.stdout

@@ -119,7 +119,7 @@ def test_a_foreign_accelerator_record_is_kept_as_what_it_is(project, tmp_path):
     html = project.html()
     assert f"<strong>Measured on NVIDIA H200 under torch 2.11.0</strong> (the pin is {PIN})" in html
     assert "torch 2.11.0, NVIDIA H200" in html  # the value's own provenance, never the pin
-    assert ">0.25</a>" in html
+    assert ">0.25</span>" in html
     assert "torch 2.11.0 · NVIDIA H200" in html and "ldr-excerpt__stale" not in html  # its own, not stale
 
     # A later record under the pin replaces it; the foreign one goes to history.

@@ -34,8 +34,8 @@ def strict_json(path):
 
 
 def shown(html: str) -> str:
-    """The inline value the page quotes (it links to the card)."""
-    match = re.search(r"The answer is <a [^>]*>([^<]*)</a>", html)
+    """The inline value the page quotes (quiet text, its provenance in its title)."""
+    match = re.search(r'The answer is <span class="ldr-value"[^>]*>([^<]*)</span>', html)
     assert match, "the page does not quote the value"
     return match.group(1)
 

@@ -63,7 +63,8 @@ class _ValuePattern(InlineProcessor):
     Its provenance (proof, key, exact value, torch, device, date) is its title, shown on hover,
     and on focus (a tap on a phone, Tab on a keyboard) by the stylesheet; the page's excerpts and
     claims link the card itself. ``data-card`` keeps the card's address for tools: ``#proof-x``
-    on this page, else from the site's root (``other/#proof-x``, ``proofs/x.py`` with no card),
+    on this page, else from the site's root (``other/#proof-x``, ``./#proof-x`` on the home page,
+    ``proofs/x.py`` with no card),
     the same under every host (no generator rewrites an attribute that is not a link)."""
 
     def __init__(self, state: LdrState, md):
@@ -77,7 +78,9 @@ class _ValuePattern(InlineProcessor):
             text, detail, item = state.value(m)
             p = item.provenance
             card, base = state.card_href(item.name), state.base_url()
-            card = card[len(base):] if base and card.startswith(base) else card
+            if base and card.startswith(base):  # another page's card: from the site's root
+                card = card[len(base):]
+                card = f"./{card}" if card.startswith("#") else card  # the home page's, not this one's
             attrs = {name: _text(value) for name, value in {
                 "class": "ldr-value", "tabindex": "0", "data-card": card,
                 "data-proof": item.name, "data-key": m.group("key"),

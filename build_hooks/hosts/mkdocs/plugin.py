@@ -29,6 +29,7 @@ Zensical build wrote into docs/ (site/publish.py), so that MkDocs publishes its 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -127,6 +128,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             raise PluginError(str(exc)) from exc
         self.reported: set[str] = set()
         self.page_errors: list[str] = []  # directive errors of every page, raised after the last
+        self.broken_pages: list[str] = []  # where those pages were written
         self.warned: set[str] = set()  # data-file problems, said once per build
         self.deferred: dict[str, dict[str, str]] = {}
         library = self.library  # begin_build() has just refreshed it
@@ -216,6 +218,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         errors = [d.message for d in diagnostics if d.level == "error"]
         if errors and not self.serving:  # every page's errors, reported together after the last page
             self.page_errors += errors
+            self.broken_pages.append(page.file.abs_dest_path)  # never left in site/ (on_post_build)
             diagnostics = [d for d in diagnostics if d.level != "error"]
         # Under serve the page shows each error in its place (LdrState.fail) and the log warns.
         self.deferred[page.file.src_uri], self.state.deferred = self.state.deferred or {}, None
@@ -245,6 +248,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_post_build(self, config):
         if self.page_errors:  # one build names every page's problems, not just the first page's
             found, self.page_errors = self.page_errors, []
+            for path in self.broken_pages:  # a failed build leaves no page with an error in it
+                with contextlib.suppress(OSError):
+                    os.remove(path)
             pages = len({message.split(":", 1)[0] for message in found})
             raise PluginError("\n".join(found) + f"\n{len(found)} directive error(s) on {pages} page(s)")
         # Store problems (corrupt records, bad data lines) come from the records themselves, so
