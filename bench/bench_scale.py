@@ -421,7 +421,7 @@ def plain_config(config: str) -> str:
                     "  - pymdownx.superfences\n", config)
     config = re.sub(r"\n  - build_hooks\.hosts\.markdown\.extension\b.*(\n {6,}.*)*", "", config)
     config = re.sub(r"\n  - assets/ldr/[\w.-]+", "", config)
-    config = re.sub(r"\nextra_css:\n(?!  - )", "\n", config)  # emptied
+    config = re.sub(r"\nextra_(css|javascript):(?=\n(?!  - ))", "", config)  # emptied
     if "build_hooks" in config or "assets/ldr/" in config:
         raise RuntimeError("the plain baseline's mkdocs.yml still names this package:\n" + config)
     return config

@@ -21,7 +21,8 @@ import pytest
 
 from build_hooks.drawing.palette import ROLES
 from build_hooks.proofs.pin import pinned_torch
-from build_hooks.site.assets import ASSETS_DIR, site_assets, stylesheets
+from build_hooks.site import assets
+from build_hooks.site.assets import ASSETS_DIR, BUNDLE_CSS, BUNDLE_JS, STYLESHEETS, site_assets, stylesheets
 
 REPO = Path(__file__).resolve().parents[1]
 PIN = pinned_torch(REPO)
@@ -122,9 +123,12 @@ def test_no_project_files_were_needed(site):
 
 def test_package_stylesheets_are_linked_and_style_every_generic_class(site):
     sheets = linked(site)
-    for uri in stylesheets():
-        assert uri in sheets, f"index.html does not link {uri}; it links {sorted(sheets)}"
-        assert sheets[uri] == (ASSETS_DIR / uri.rsplit("/", 1)[1]).read_text()
+    assert stylesheets() == [BUNDLE_CSS]  # one stylesheet of ours: the package's, joined
+    assert BUNDLE_CSS in sheets, f"index.html does not link {BUNDLE_CSS}; it links {sorted(sheets)}"
+    for name in STYLESHEETS:  # each whole, less its comments
+        assert f"/* build_hooks/assets/{name} */" in sheets[BUNDLE_CSS], name
+        assert assets._uncommented((ASSETS_DIR / name).read_text()) in sheets[BUNDLE_CSS], name
+    assert f'<script src="{BUNDLE_JS}"' in (site / "site" / "index.html").read_text()
     html = (site / "site" / "index.html").read_text()
     assert 'class="ldr-proof"' in html and 'class="ldr-excerpt' in html and 'class="ldr-value"' in html
     assert '<figure class="ldr-figure"' in html
@@ -137,7 +141,7 @@ def test_package_stylesheets_are_linked_and_style_every_generic_class(site):
 
 
 def test_drawing_fonts_are_served_and_match_the_package(site):
-    css_uri = next(uri for uri in stylesheets() if uri.endswith("ldr-drawing.css"))
+    css_uri = BUNDLE_CSS  # beside the package's stylesheets: their font urls hold as written
     css = (site / "site" / css_uri).read_text()
     faces = re.findall(r'font-family: "([^"]+)"; src: url\("([^"]+)"\)', css)
     assert faces
@@ -184,8 +188,12 @@ def test_in_a_browser_the_card_is_styled_and_the_figure_font_loads(site):
               const label = getComputedStyle(document.querySelector('.ldr-proof__label'));
               const faces = [...document.fonts].filter(f => f.family.replace(/"/g, '') === 'Excalifont');
               await Promise.all(faces.map(f => f.load().catch(() => null)));
+              // the figure's viewer comes with the package: no theme of ours on this site
+              const open = document.querySelector('figure.ldr-figure[data-ldr-ready] .ldr-figure-tools button');
+              if (open) open.click();
               return {border: card.borderLeftWidth, label: label.color,
-                      loaded: faces.filter(f => f.status === 'loaded').length};
+                      loaded: faces.filter(f => f.status === 'loaded').length,
+                      viewer: !!document.querySelector('dialog.ldr-zoom[open] svg.ldr-drawing')};
             }""")
             browser.close()
     finally:
@@ -194,6 +202,7 @@ def test_in_a_browser_the_card_is_styled_and_the_figure_font_loads(site):
     light = ROLES["subject"][0]
     assert seen["label"] == "rgb({}, {}, {})".format(*(int(light[i:i + 2], 16) for i in (1, 3, 5))), seen
     assert seen["loaded"] >= 1, seen
+    assert seen["viewer"], seen  # "Enlarge" opened the drawing full screen
 
 
 def test_folders_and_the_pin_come_from_the_plugin_options(site, tmp_path):

@@ -24,10 +24,8 @@ from build_hooks.core.safefs import LIMITS, UnsafeFile, check_regular, read_text
 from build_hooks.drawing.cache import default_dir, render_file
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes
-EDIT_TEXT = "download the scene (.excalidraw)"
-EDIT_HOW = ("; to edit it, open {site} and choose Open in its menu, or drop the file on the canvas")
-EXCALIDRAW = "https://excalidraw.com/"  # a plain link the reader may follow; the page fetches nothing
-ZOOM_HINT = "Tap the drawing to see it full screen; pinch or scroll to zoom."
+EDIT_TEXT = "Download the scene (.excalidraw)"
+EDIT_HOW = "Open it in excalidraw.com (menu, Open) or drop it on its canvas to edit it"  # the link's tooltip
 
 
 def _scene_text(path: Path, base: Path) -> str:
@@ -85,10 +83,11 @@ def render_fence(options: dict, ctx) -> str:
     alt = options.get("alt") or _scene_text(path, ctx.folders.drawings) or f"Drawing {src}"
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(str(alt), quote=True)}" ', 1)
     caption = options.get("caption")
-    link = (f'<a class="ldr-figure-edit" href="{escape(ctx.site_path("drawings/" + src), quote=True)}" download>'
-            f"{EDIT_TEXT}</a>" + EDIT_HOW.format(site=f'<a href="{EXCALIDRAW}">excalidraw.com</a>'))
-    cap = f"{escape(str(caption))} " if caption else ""
-    # theme/assets/js/figure-zoom.js shows the hint once a tap can open the drawing full screen
-    hint = f'<span class="ldr-figure-hint" hidden>{ZOOM_HINT}</span> '
-    return (f'<figure class="ldr-figure" id="figure-{ident}" data-ldr-zoom>{svg}'
-            f"<figcaption>{cap}{hint}<span class=\"ldr-figure-source\">({link})</span></figcaption></figure>")
+    # The download is a row of its own under the drawing, outside the caption, so that it is no
+    # part of the figure's accessible name (the caption is); ldr-figures.js adds "Enlarge" to
+    # the same row, so nothing moves when it arrives.
+    href = escape(ctx.site_path("drawings/" + src), quote=True)
+    tools = (f'<p class="ldr-figure-tools"><a class="ldr-figure-edit" href="{href}" download '
+             f'title="{escape(EDIT_HOW, quote=True)}">{EDIT_TEXT}</a></p>')
+    cap = f"<figcaption>{escape(str(caption))}</figcaption>" if caption else ""
+    return f'<figure class="ldr-figure" id="figure-{ident}" data-ldr-zoom>{svg}{tools}{cap}</figure>'

@@ -27,6 +27,9 @@ def build_fixture_site(out: Path, site_url: str = "http://127.0.0.1:8000/") -> P
     config["docs_dir"] = str(FIXTURES / "docs")
     config["site_dir"] = str(out / "site")
     config["theme"]["custom_dir"] = str(ROOT / "theme")
+    # the theme's stylesheets and scripts, as the project lists them (joined into one of each)
+    project = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+    config["theme"]["ldr_assets"] = project["theme"]["ldr_assets"]
     config["hooks"] = [str(HERE / "site_hooks.py")]
     config["site_url"] = site_url
     cfg = out / "mkdocs.yml"

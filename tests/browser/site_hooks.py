@@ -2,7 +2,9 @@
 
 Stands in for the project's plugin and Markdown extension (build_hooks.hosts.mkdocs.plugin/markdown) so the
 theme can be built and tested on its own: fences go through pymdownx.superfences custom fences,
-pages through build_hooks.series.pagetheme.decorate_page.
+pages through build_hooks.series.pagetheme.decorate_page; the one stylesheet and one script (the
+package's and the theme's files that ``theme.ldr_assets`` lists) are linked and published as the
+plugin does it (build_hooks.hosts.mkdocs.setup.add_assets).
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ import logging
 from pathlib import Path
 
 import yaml
+from mkdocs.structure.files import File
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.directives.context import Context
+from build_hooks.hosts.mkdocs.setup import add_assets
 from build_hooks.proofs.records import ProofData
 from build_hooks.series import metro, robot
 from build_hooks.series.instruments import render_fence as instrument_fence
 from build_hooks.series.pagetheme import decorate_page
+from build_hooks.site import assets
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -53,7 +58,15 @@ def on_config(config):
     fences = [{"name": n, "class": n, "format": _fence(h)} for n, h in
               (("instrument", instrument_fence), ("reading-lines", metro.render_fence), ("robot", robot.render_fence))]
     config.mdx_configs.setdefault("pymdownx.superfences", {})["custom_fences"] = fences
+    add_assets(config)
     return config
+
+
+def on_files(files, config):
+    for uri, source in assets.site_assets():  # the fonts, as the plugin publishes them
+        if files.get_file_from_path(uri) is None:
+            files.append(File.generated(config, uri, abs_src_path=str(source)))
+    return files
 
 
 def on_page_markdown(markdown, page, **kwargs):

@@ -101,3 +101,42 @@ def test_the_filter_sees_ours_and_leaves_the_theme_out(project_site, open_page):
               for v in found if "data-probe" in v["html"]}
     assert probes == {"ours": True, "theirs": False}
     watch.check()
+
+
+# --- focus that shows (WCAG 2.4.7) ----------------------------------------------------------------
+
+FOCUSED = """ours => { const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const s = getComputedStyle(e);
+  const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+  const name = (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 40);
+  return {ours: !!e.closest(ours), ring, what: e.tagName + '.' + String(e.className.baseVal !== undefined
+    ? e.className.baseVal : e.className).replace(' focus-visible', '') + ' ' + JSON.stringify(name),
+    key: e.tagName + name + Math.round(e.getBoundingClientRect().top + scrollY)}; }"""
+FOCUS_PAGES = ["part-00-the-map/", "part-01-the-tensor/", "part-02-autograd/", "theme-check/part-01-instruments/",
+               "theme-check/part-02-instruments/", ""]
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_every_control_of_ours_shows_where_the_keyboard_is(project_site, open_page, width):
+    """Tab through each page: every element of ours that takes the focus draws a ring (an outline
+    or a box shadow) while it has it: the toll meter's slider drew none."""
+    missing, ours = [], 0
+    for path in FOCUS_PAGES:
+        page, watch = open_page(project_site.url(path), width=width, height=900 if width > 800 else 844)
+        first = None
+        for _ in range(1500):
+            page.keyboard.press("Tab")
+            got = page.evaluate(FOCUSED, OURS + ", pre, .md-typeset__scrollwrap")
+            if got is None or got["key"] == first:
+                break  # round the page and back to the start
+            first = first or got["key"]
+            if got["ours"]:
+                ours += 1
+                if not got["ring"]:
+                    missing.append(f"/{path}: {got['what']}")
+        watch.check()
+        page.context.close()
+    assert ours > 200  # the walk reached the instruments, figures, cards and meter
+    assert not missing, f"{len(missing)} focused element(s) of ours show no ring at {width} px:\n" + \
+        "\n".join(dict.fromkeys(missing))

@@ -124,3 +124,74 @@ def test_the_real_part_0_marks_its_floors(project_site, open_page):
         checked += 1
     assert checked >= len(headings) // 2
     watch.check()
+
+
+# --- keyboard, touch and a page that keeps still (issue 20) ----------------------------------------
+
+TAB_STOP = """() => { const e = document.activeElement;
+  return e && e !== document.body ? {meter: !!e.closest('[data-ldr-meter]'),
+    nav: !!e.closest('.md-sidebar, .md-content'), floor: e.parentElement && e.parentElement.dataset.floor} : null; }"""
+
+
+def test_meter_is_early_in_the_tab_order(project_site, open_page):
+    """The meter's links come right after the header's controls: before the site's navigation,
+    the contents and the text (its markup comes first; CSS puts it beside the text)."""
+    page, watch = open_page(project_site.url(PART0))
+    stops = []
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(TAB_STOP))
+        if stops[-1] and stops[-1]["meter"]:
+            break
+    first = next((k for k, stop in enumerate(stops) if stop and stop["meter"]), None)
+    assert first is not None and first < 8, f"the meter is not among the first Tab stops: {stops}"
+    assert not any(stop and stop["nav"] for stop in stops[:first]), stops
+    assert stops[first]["floor"] == "python"
+    # and it is still drawn right of the text on a wide screen
+    rail, text = (page.locator(sel).bounding_box() for sel in (".ldr-rail", ".md-content"))
+    assert rail["x"] >= text["x"] + text["width"] - 1
+    watch.check()
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_meter_targets_are_at_least_24_px(project_site, open_page, width):
+    page, watch = open_page(project_site.url(PART0), width=width, height=900 if width > 800 else 844)
+    boxes = page.eval_on_selector_all("[data-ldr-meter] li > a",
+                                      "els => els.map(a => { const r = a.getBoundingClientRect();"
+                                      " return [a.parentElement.dataset.floor, r.width, r.height]; })")
+    assert len(boxes) == 5
+    small = [b for b in boxes if b[1] < 24 or b[2] < 24]
+    assert not small, f"meter links under 24 x 24 px at {width} px: {small}"
+    watch.check()
+
+
+SHIFTS = """() => { window.__ldrShifts = [];
+  new PerformanceObserver(l => l.getEntries().forEach(e => { if (!e.hadRecentInput) __ldrShifts.push(
+    [e.value, (e.sources || []).map(s => s.node ? s.node.nodeName + '.' + s.node.className : '?').join(' ')]); }))
+    .observe({type: 'layout-shift'}); }"""
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_nothing_moves_while_scrolling(project_site, open_page, width):
+    """The phone bar keeps one height whatever floor it names (it was 41 px, then 57 px once it
+    named one); the meter's column keeps its width beside the text; no layout shift down the page."""
+    page, watch = open_page(project_site.url("part-00-the-map/"), width=width, height=900 if width > 800 else 844)
+    page.evaluate(SHIFTS)
+    height = page.evaluate("() => document.documentElement.scrollHeight - innerHeight")
+    seen: dict[tuple, set] = {}
+    for y in list(range(0, height, 350)) + [height]:
+        page.evaluate("y => window.scrollTo(0, y)", y)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        rail = page.locator(".ldr-rail").bounding_box()
+        text = page.locator(".md-content").bounding_box()
+        now = page.evaluate("() => document.querySelector('.ldr-meter__now').textContent")
+        seen.setdefault((round(rail["height"], 1), round(rail["width"], 1), round(text["width"], 1)), set()).add(now)
+    names = set().union(*seen.values())
+    assert len(names) >= 6, names  # the bar named several floors, and none
+    assert len(seen) == 1, f"the meter or the text changed size while scrolling: {seen}"
+    assert page.evaluate("() => __ldrShifts") == []
+    if width < 800:  # the longest name fits the bar whole
+        page.evaluate("() => { document.querySelector('.ldr-meter__now').textContent = 'Device runtime'; }")
+        assert page.evaluate("() => { const n = document.querySelector('.ldr-meter__now');"
+                             " return n.scrollWidth <= n.clientWidth; }")
+    watch.check()

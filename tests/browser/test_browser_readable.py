@@ -139,3 +139,53 @@ def test_tooltips_and_labels_say_one_element(project_site, open_page):
     page.keyboard.press("ArrowRight")
     assert slider.get_attribute("aria-valuetext").startswith("4 elements: ")
     watch.check()
+
+
+# --- nothing hidden, everything reachable (issue 20) ----------------------------------------------
+
+HIDDEN = """() => Array.from(document.querySelectorAll('.ldr-excerpt pre > code')).map(code => ({
+  proof: code.closest('[data-proof]') ? code.closest('[data-proof]').dataset.proof : '?',
+  hidden: Math.max(0, code.scrollWidth - code.clientWidth), width: code.scrollWidth}))"""
+
+SCROLLERS = """() => Array.from(document.querySelectorAll('.md-content *')).filter(e => {
+  if (e.closest('details:not([open])')) return false;  // not shown, nothing to reach
+  const s = getComputedStyle(e);
+  return (/auto|scroll/.test(s.overflowX) && e.scrollWidth > e.clientWidth + 1)
+      || (/auto|scroll/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1);
+}).map(e => ({box: e.nodeName + '.' + String(e.className).slice(0, 60), focusable: e.tabIndex >= 0}))"""
+
+
+def test_excerpts_hide_no_text_on_a_phone(project_site, open_page):
+    """An output excerpt wraps its long lines at 390 px instead of scrolling 11-42% of them out of
+    sight."""
+    checked = 0
+    for path in PAGES:
+        page, watch = open_page(project_site.url(path), width=390, height=844)
+        found = page.evaluate(HIDDEN)
+        checked += len(found)
+        hidden = [f for f in found if f["hidden"] > 1]
+        assert not hidden, (path, hidden)
+        watch.check()
+        page.context.close()
+    assert checked >= 15
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_every_scroll_box_takes_the_keyboard(project_site, open_page, width):
+    """A box that scrolls (code, a wide table, an instrument's grid) can be focused and scrolled
+    from the keyboard: tabindex="0" where it scrolls, and a visible ring on focus."""
+    seen = 0
+    for path in [*PAGES, "theme-check/part-01-instruments/"]:
+        page, watch = open_page(project_site.url(path), width=width, height=900 if width > 800 else 844)
+        page.wait_for_timeout(300)  # mkdocs-material marks its code blocks after a frame
+        boxes = page.evaluate(SCROLLERS)
+        # and those inside folded details (an instrument's table), once opened
+        page.evaluate("() => document.querySelectorAll('.md-content details').forEach(d => { d.open = true; })")
+        page.wait_for_timeout(300)
+        boxes += page.evaluate(SCROLLERS)
+        seen += len(boxes)
+        unreachable = [b for b in boxes if not b["focusable"]]
+        assert not unreachable, (path, width, unreachable)
+        watch.check()
+        page.context.close()
+    assert seen >= 3, "no scroll box found: the check looked at nothing"

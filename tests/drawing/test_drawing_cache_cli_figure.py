@@ -126,15 +126,25 @@ def project(tmp_path, cache_dir):
 
 def test_figure_markup(project):
     html = render_fence({"src": "one.excalidraw", "alt": "A box", "caption": "The <first> box."}, project)
-    assert html.startswith('<figure class="ldr-figure" id="figure-one"')
+    assert html.startswith('<figure class="ldr-figure" id="figure-one" data-ldr-zoom>')
     assert '<svg role="img" aria-label="A box" ' in html
-    assert "<figcaption>The &lt;first&gt; box. " in html
-    assert '<a class="ldr-figure-edit" href="../drawings/one.excalidraw" download>' \
-           'download the scene (.excalidraw)</a>; to edit it, open <a href="https://excalidraw.com/">' \
-           'excalidraw.com</a> and choose Open in its menu, or drop the file on the canvas' in html
-    assert '<figure class="ldr-figure" id="figure-one" data-ldr-zoom>' in html
-    assert '<span class="ldr-figure-hint" hidden>Tap the drawing to see it full screen' in html
+    # the caption is the caption alone: it names the figure, so the download is not in it
+    assert html.endswith("<figcaption>The &lt;first&gt; box.</figcaption></figure>")
+    # the download: a short link in a row of its own, between the drawing and the caption; how to
+    # open the scene is its tooltip
+    tools = re.search(r'</svg>(<p class="ldr-figure-tools">.*?</p>)<figcaption>', html)
+    assert tools, html[-600:]
+    link = re.fullmatch(r'<p class="ldr-figure-tools"><a class="ldr-figure-edit" href="../drawings/one.excalidraw" '
+                        r'download title="([^"]+)">([^<]+)</a></p>', tools.group(1))
+    assert link, tools.group(1)
+    assert link.group(2) == "Download the scene (.excalidraw)" and len(link.group(2).split()) <= 5
+    assert "excalidraw.com" in link.group(1) and "Open" in link.group(1)
     assert "the &lt;kernel&gt;" in html and "<kernel>" not in html
+
+
+def test_a_figure_without_a_caption_has_no_figcaption(project):
+    html = render_fence({"src": "one.excalidraw"}, project)
+    assert "<figcaption" not in html and 'class="ldr-figure-edit"' in html
 
 
 def test_figure_bare_arg_and_alt_from_scene_text(project):

@@ -4,6 +4,13 @@ word on ``site_url``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File
+
+from build_hooks.core.errors import LdrError
 from build_hooks.hosts.markdown.extension import LdrExtension, LdrState, custom_fences
 from build_hooks.hosts.siteconfig import site_url_problem
 from build_hooks.site import assets
@@ -16,11 +23,36 @@ def say_site_url_problem(config, command: str, log) -> None:
 
 
 def add_assets(config) -> None:
-    """The package's stylesheets first, so that the site's own extra_css overrides them; its scripts last."""
-    sheets = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
-    config.extra_css[:0] = sheets
+    """Link the one stylesheet (before the site's own extra_css, which overrides it) and the one
+    script (last), and publish the two bundles, which join the package's stylesheets and script
+    with the theme's files that mkdocs.yml lists under ``theme.ldr_assets`` (site/assets.py). The
+    plugin publishes the package's own files (``assets.site_assets()``) in its on_files."""
+    config.extra_css[:0] = [uri for uri in assets.stylesheets() if uri not in config.extra_css]
     scripts = {str(item) for item in config.extra_javascript}
     config.extra_javascript.extend(uri for uri in assets.scripts() if uri not in scripts)
+    listed = config.theme.get(assets.OPTION) or []
+    if not isinstance(listed, list):
+        raise PluginError(f"theme.{assets.OPTION} must be a list of the theme's .css and .js files, "
+                          f"not {listed!r}")
+    custom_dir = config.theme.custom_dir
+    try:
+        made = assets.bundles(Path(custom_dir) if custom_dir else None, listed)
+    except LdrError as exc:
+        raise PluginError(str(exc)) from exc
+    config.plugins["ldr/bundles"] = _Bundles(made)
+
+
+class _Bundles(BasePlugin):
+    """Publishes the bundles made in on_config (a site file at the same URI wins)."""
+
+    def __init__(self, made: list[tuple[str, bytes]]):
+        self.made = made
+
+    def on_files(self, files, config):
+        for uri, content in self.made:
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, content=content))
+        return files
 
 
 def listed_option(config, option: str, default):

@@ -32,14 +32,17 @@ import posixpath
 import sys
 from pathlib import Path
 
+import yaml
+
 from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.core.safefs import UnsafeFile, read_text
 from build_hooks.core.textsafe import printable
-from build_hooks.hosts.siteconfig import layout_for
+from build_hooks.hosts.siteconfig import layout_for, site_config
 from build_hooks.hosts.zensical.pages import card_pages, front_matter_lines, site_pages
 from build_hooks.pages.links import Pages
 from build_hooks.run.library import Diagnostic, Library
 from build_hooks.run.status import store_diagnostics
-from build_hooks.site.assets import site_assets
+from build_hooks.site import assets
 from build_hooks.site.downloads import for_library
 from build_hooks.site.publish import Entry, publish
 
@@ -89,9 +92,34 @@ def _say(level: str, message: str) -> None:
 def site_files(library: Library, cards: Pages | None = None) -> list[Entry]:
     """Every file the site offers beside its pages, as ``(uri, file or bytes)``, as the plugin's
     ``on_files`` publishes them: the downloads (scripts, the helpers they import, notebooks,
-    source pages, which link back to the ``cards``, drawings) and the package's own
-    stylesheets and fonts."""
-    return [*for_library(library, cards), *site_assets()]
+    source pages, which link back to the ``cards``, drawings), the package's own stylesheets,
+    script and fonts, and the two bundles that pages link (``extra_css`` and ``extra_javascript``
+    in mkdocs.yml name them for Zensical)."""
+    return [*for_library(library, cards), *assets.files(*theme_assets(library.root))]
+
+
+class _Tolerant(yaml.SafeLoader):
+    """Safe YAML that reads a tag it does not know (``!ENV``, ``!!python/...``) as null."""
+
+
+_Tolerant.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def theme_assets(root: Path) -> tuple[Path | None, list]:
+    """``theme.custom_dir`` (absolute) and ``theme.ldr_assets`` as the root's mkdocs.yml states
+    them: the theme's files that join the package's in the bundles (site/assets.py)."""
+    path = site_config(root)
+    try:
+        doc = yaml.load(read_text(path, limit="data"), Loader=_Tolerant) if path else None
+    except (OSError, UnsafeFile, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise LdrError(f"{path}: cannot read the theme's options ({exc}); fix the file") from exc
+    theme = doc.get("theme") if isinstance(doc, dict) else None
+    theme = theme if isinstance(theme, dict) else {}
+    custom_dir, listed = theme.get("custom_dir"), theme.get(assets.OPTION) or []
+    if not isinstance(listed, list):
+        raise LdrError(f"{path}: theme.{assets.OPTION} must be a list of the theme's .css and .js "
+                       f"files, not {listed!r}")
+    return (Path(root) / custom_dir if isinstance(custom_dir, str) else None), listed
 
 
 # -- the session: one per project and process ------------------------------------------------
@@ -272,13 +300,19 @@ def prepare(root: str | None = None, docs_dir: str = "docs") -> list[str]:
 
 def watched(project: Path, docs_dir: str = "docs") -> list[str]:
     """What Zensical must watch, relative to the project: the proofs with their records, the
-    drawings (wherever the plugin's folder options put them), data/ and pyproject.toml."""
+    drawings (wherever the plugin's folder options put them), data/, pyproject.toml and the
+    theme's files that the bundles join (``theme.ldr_assets``)."""
     session = _SESSIONS.get(Path(project).resolve())
     found = []
     if session is not None:
         layout = session.library.layout
         found = [layout.proofs, layout.results, layout.drawings]
     found += [Path(project) / name for name in WATCH] + [Path(project) / docs_dir / MARKS]
+    try:  # the theme's files in the bundles: an edit publishes them again (prepare runs first)
+        theme_dir, listed = theme_assets(Path(project))
+        found += [theme_dir / name for name in listed if theme_dir is not None and isinstance(name, str)]
+    except LdrError:
+        pass  # prepare() has said why
     out: list[str] = []
     for path in found:
         if path.exists() and path.is_relative_to(project):

@@ -91,10 +91,14 @@
     links[to].focus();
   }
 
-  window.addEventListener("scroll", queue, { passive: true });
-  window.addEventListener("resize", queue, { passive: true });
+  var listening = false;
   ldr.onPage(function () {
     state.meter = document.querySelector("[data-ldr-meter]");
+    if (state.meter && !listening) {  // a page without the meter pays nothing while it scrolls
+      listening = true;
+      window.addEventListener("scroll", queue, { passive: true });
+      window.addEventListener("resize", queue, { passive: true });
+    }
     state.headings = state.meter ? ldr.all(document, HEADINGS) : [];
     state.floors = floorsOf(state.headings);
     state.toc = state.meter ? document.querySelector('[data-md-component="toc"]') : null;
