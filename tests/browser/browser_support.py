@@ -1,9 +1,15 @@
-"""Helpers for the browser tests: where records and screenshots live."""
+"""Helpers for the browser tests: where records and screenshots live, a folder served on
+127.0.0.1 (Served) and what a page requests and logs (Watch). Tests import them from here, never
+from ``conftest`` (a name every test folder has: which one a bare import finds depends on the run)."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
+import threading
 from pathlib import Path
+from urllib.parse import urlparse
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -24,3 +30,49 @@ def click_nav(page, path: str):
     page.evaluate("p => { const a = Array.from(document.querySelectorAll('a.md-nav__link'))"
                   ".find(a => a.href.endsWith('/' + p)); a.setAttribute('data-test-target', p); }", path)
     page.click(f"a[data-test-target='{path}']")
+
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class Served:
+    def __init__(self, folder: Path, label: str):
+        self.folder, self.label = folder, label
+        handler = functools.partial(_Quiet, directory=str(folder))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def url(self, path: str = "") -> str:
+        return self.base + path.lstrip("/")
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Watch:
+    """Every request a page makes and every console error it logs."""
+
+    def __init__(self, page):
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        # the context sees the page's requests and its workers' (search) too
+        page.on("request", lambda req: self.requests.append(req.url))
+        page.context.on("request", lambda req: self.requests.append(req.url))
+        page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def external(self) -> list[str]:
+        return [u for u in self.requests
+                if urlparse(u).scheme not in ("data", "blob", "about") and urlparse(u).hostname not in LOCAL_HOSTS]
+
+    def check(self):
+        assert not self.external(), f"requests left localhost: {self.external()}"
+        assert not self.errors, f"console errors: {self.errors}"

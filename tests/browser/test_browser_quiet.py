@@ -80,7 +80,7 @@ def test_two_paragraphs_each_ending_in_a_claim_stay_two_paragraphs(project_site,
 def _broken_site(tmp_path):
     """A small real build with one claim that holds and one that no longer does (a warning, so
     not strict), served on 127.0.0.1."""
-    from conftest import Served
+    from browser_support import Served
 
     root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root))
@@ -120,7 +120,7 @@ def _broken_site(tmp_path):
 
 
 def test_a_claim_that_does_not_hold_stays_loud(tmp_path, browser):
-    from conftest import Watch
+    from browser_support import Watch
 
     served = _broken_site(tmp_path)
     try:
