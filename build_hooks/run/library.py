@@ -70,6 +70,11 @@ class ProofState:
         return self.state in ("missing", "corrupt", "stale", "foreign")
 
 
+def unneeded(proof: Proof, device_class: str) -> bool:
+    """A CPU record of a proof that requires an accelerator: made before it said so; never shown."""
+    return proof.accelerator == "require" and device_class == "cpu"
+
+
 def host_accelerator() -> str | None:
     """A cheap guess (no torch import) at this machine's accelerator, for planning only;
     the probe decides for real. ``LDR_ACCELERATOR=none|cuda|mps`` overrides it."""
@@ -130,7 +135,7 @@ class Library:
             return ProofState(proof, device_class, None, item, [f"corrupt record {item.describe(self.root)}"])
         if item is None:
             return ProofState(proof, device_class, None, None, ["no record"])
-        if proof.accelerator == "require" and device_class == "cpu":
+        if unneeded(proof, device_class):
             return ProofState(proof, device_class, item, None, [
                 f"the proof requires an accelerator (cuda or mps), so this CPU record is from before; "
                 f"no page shows it; fix: `ldr forget {proof.name} --device cpu` removes it"], unneeded=True)
@@ -315,8 +320,8 @@ class Library:
             if isinstance(item, Corrupt):
                 corrupt.append(item.warning(self.root))
                 continue
-            if proof.accelerator == "require" and device_class == "cpu":
-                continue  # unneeded: see state()
+            if unneeded(proof, device_class):
+                continue  # no page shows it: see state()
             state = self.state(proof, device_class)
             out[device_class] = ProofData(
                 name=name,

@@ -130,7 +130,7 @@ class LdrExtension(Extension):
         md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)
         md.inlinePatterns.register(_ValuePattern(self.state, md), "ldr_value", 175)
         # {{ torch.version }}, pytorch: links, no hand-typed pins
-        pinref.register(md, self.state, self.state.registry.fences)
+        pinref.register(md, self.state, self.state.registry)
 
 
 def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's entry point name

@@ -24,6 +24,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
 from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.directives.registry import Registry
 from build_hooks.proofs.pin import pinned_torch, public_version
 
 REPOSITORY = "https://github.com/pytorch/pytorch"
@@ -208,12 +209,11 @@ class SourceLinks(Treeprocessor):
         return None
 
 
-HISTORY = ("corrections", "drift-report")  # their bodies name versions on purpose: history, not pins
-
-
-def register(md, state, directives: tuple[str, ...]) -> None:
+def register(md, state, fences: Registry) -> None:
     """Called by the ldr extension: the preprocessor runs before the fences are read. The
-    bodies of ``directives`` are prose (checked), except those of the HISTORY fences."""
-    prose = tuple(name for name in directives if name not in HISTORY)
+    bodies of the site's fences are prose (checked), except those of the directives that read
+    other torch versions' records (``reads`` history: corrections, drift-report), whose bodies
+    name versions on purpose."""
+    prose = tuple(d.name for d in fences.directives.values() if "history" not in d.reads)
     md.preprocessors.register(PinPreprocessor(md, state, prose), "ldr_pin", 42)
     md.treeprocessors.register(SourceLinks(md, state), "ldr_source_links", 9)
