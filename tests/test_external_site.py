@@ -96,7 +96,7 @@ def build(root: Path) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     root = make_site(tmp_path_factory.mktemp("elsewhere"))
-    (root / "requirements.txt").write_text(f"ldr-series\ntorch=={PIN}  # the proofs' torch\n")
+    (root / "requirements.txt").write_text(f"mkdocs-ldr\ntorch=={PIN}  # the proofs' torch\n")
     result = build(root)
     assert result.returncode == 0, result.stderr[-3000:]
     return root
@@ -251,7 +251,7 @@ def test_palette_defaults_match_the_renderer_fallbacks():
 def test_the_wheel_ships_every_asset(tmp_path):
     source = tmp_path / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(REPO / name, source)
     shutil.copytree(REPO / "build_hooks", source / "build_hooks", ignore=shutil.ignore_patterns("__pycache__"))
     result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",

@@ -4,8 +4,14 @@ Precedence (the first that pins torch wins; the later ones are not read):
 
 1. the ``torch`` option of the site's configuration (the MkDocs plugin's ``torch: "2.14.1"``,
    or the Markdown extension's), passed in as ``configured``;
-2. ``pyproject.toml`` beside the site: an exact ``torch==X`` in ``[project].dependencies``;
+2. ``pyproject.toml`` beside the site: an exact ``torch==X`` in ``[project].dependencies`` or
+   in any extra of ``[project.optional-dependencies]`` (this series pins it in its ``series``
+   extra, so that installing the tool does not install torch); every exact pin the file holds
+   must name the same version, else it is an error naming both;
 3. ``requirements.txt`` beside the site: an exact ``torch==X`` line.
+
+A site may have no pin at all: :func:`optional_pin` returns None then, and only a site with a
+proof that imports torch needs one (run/library.py asks :func:`find_pin`, which raises).
 
 A requirement is read as PEP 508 (``packaging``): the name is compared canonically (``Torch``),
 extras (``torch[opt-einsum]``) and markers are allowed, and the pin is the one ``==`` specifier
@@ -76,18 +82,33 @@ def _requirement_lines(text: str) -> list[str]:
     return lines
 
 
+def _requirement_lists(project: object) -> list[tuple[str, object]]:
+    """(where, list) of ``[project]``'s requirement lists: dependencies, then each extra."""
+    if not isinstance(project, dict):
+        return []
+    lists: list[tuple[str, object]] = [("[project].dependencies", project.get("dependencies", []))]
+    extras = project.get("optional-dependencies", {})
+    for extra, deps in sorted(extras.items()) if isinstance(extras, dict) else ():
+        lists.append((f"[project.optional-dependencies].{extra}", deps))
+    return lists
+
+
 @lru_cache(maxsize=16)
 def _read_pyproject(path: Path, mtime_ns: int) -> str | None:
     try:
         doc = tomllib.loads(read_text(path, limit="data"))
     except (OSError, UnsafeFile, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PinError(f"{path}: cannot read the torch pin ({exc}); fix the file") from exc
-    deps = doc.get("project", {}).get("dependencies", [])
-    for dep in deps if isinstance(deps, list) else []:
-        version = _exact_torch(dep) if isinstance(dep, str) else None
-        if version is not None:
-            return version
-    return None
+    found: dict[str, str] = {}  # version -> where
+    for where, deps in _requirement_lists(doc.get("project")):
+        for dep in deps if isinstance(deps, list) else []:
+            version = _exact_torch(dep) if isinstance(dep, str) else None
+            if version is not None and version not in found:
+                found[version] = where
+    if len(found) > 1:
+        pins = "; ".join(f"torch=={version} in {where}" for version, where in found.items())
+        raise PinError(f"{path}: two torch pins ({pins}); fix: pin torch once (one version)")
+    return next(iter(found), None)
 
 
 @lru_cache(maxsize=16)
@@ -111,10 +132,10 @@ def _configured(value: object) -> str:
     return match.group(1)
 
 
-def find_pin(root: Path, configured: object = None) -> Pin:
-    """The pin for the project at ``root``, and where it was found (see the module docstring)."""
+def _search(root: Path, configured: object) -> tuple[Pin | None, list[str]]:
+    """The pin (None: none) and, for the error, each place looked at and what it held."""
     if configured is not None and configured != "":
-        return Pin(_configured(configured), OPTION)
+        return Pin(_configured(configured), OPTION), []
     looked = [f"{OPTION}: not set"]
     for name, read in zip(FILES, (_read_pyproject, _read_requirements)):
         path = Path(root).resolve() / name
@@ -125,13 +146,28 @@ def find_pin(root: Path, configured: object = None) -> Pin:
             continue
         version = read(path, mtime)
         if version is not None:
-            return Pin(version, str(path))
-        where = "[project].dependencies has" if name == "pyproject.toml" else "has"
+            return Pin(version, str(path)), looked
+        where = "[project] dependencies and optional-dependencies have" if name == "pyproject.toml" else "has"
         looked.append(f"{path}: {where} no exact torch pin")
+    return None, looked
+
+
+def optional_pin(root: Path, configured: object = None) -> Pin | None:
+    """The pin, or None where no place names one (a site whose proofs never import torch);
+    a place that cannot be read, or a bad ``torch`` option, is still an error."""
+    return _search(root, configured)[0]
+
+
+def find_pin(root: Path, configured: object = None) -> Pin:
+    """The pin for the project at ``root``, and where it was found (see the module docstring);
+    PinError naming every place looked at when there is none."""
+    pin, looked = _search(root, configured)
+    if pin is not None:
+        return pin
     raise PinError(
         "no torch pin found; looked at " + "; ".join(looked) + ". Fix: pin the torch the proofs "
         'run under in one of them: `torch: "2.14.1"` under the ldr plugin in mkdocs.yml, '
-        '"torch==2.14.1" in [project].dependencies of pyproject.toml, or a line torch==2.14.1 '
+        '"torch==2.14.1" in [project].dependencies (or an extra) of pyproject.toml, or a line torch==2.14.1 '
         "in requirements.txt"
     )
 

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from build_hooks.core.errors import PinError
-from build_hooks.proofs.pin import OPTION, find_pin, pinned_torch
+from build_hooks.proofs.pin import OPTION, find_pin, optional_pin, pinned_torch
+
+REPO = Path(__file__).resolve().parents[2]
 
 
-def pyproject(root, deps):
+def pyproject(root, deps, extras=None):
     body = ", ".join(f'"{d}"' for d in deps)
-    (root / "pyproject.toml").write_text(f'[project]\nname = "t"\nversion = "0"\ndependencies = [{body}]\n')
+    text = f'[project]\nname = "t"\nversion = "0"\ndependencies = [{body}]\n'
+    if extras:
+        text += "\n[project.optional-dependencies]\n" + "".join(
+            f"{name} = [{', '.join(repr(d) for d in reqs)}]\n" for name, reqs in extras.items())
+    (root / "pyproject.toml").write_text(text)
 
 
 def test_the_option_wins_over_both_files(tmp_path):
@@ -46,7 +54,8 @@ def test_no_pin_names_every_place_and_what_it_found(tmp_path):
         find_pin(tmp_path)
     message = str(info.value)
     assert "the `torch` option: not set" in message
-    assert f"{tmp_path.resolve() / 'pyproject.toml'}: [project].dependencies has no exact torch pin" in message
+    assert (f"{tmp_path.resolve() / 'pyproject.toml'}: [project] dependencies and optional-dependencies have "
+            "no exact torch pin") in message
     assert f"{tmp_path.resolve() / 'requirements.txt'}: not found" in message
     assert 'torch: "2.14.1"' in message  # the fix
 
@@ -81,3 +90,52 @@ def test_non_exact_or_other_requirements_are_no_pin(tmp_path, line):
     (tmp_path / "requirements.txt").write_text(line + "\n")
     with pytest.raises(PinError, match="requirements.txt: has no exact torch pin"):
         find_pin(tmp_path)
+
+
+def test_an_extra_pins_torch_so_that_installing_the_tool_does_not(tmp_path):
+    """The series pins torch in an extra: read there, and a self-reference or a range elsewhere
+    is no second pin; requirements.txt is not read once pyproject.toml pins it."""
+    pyproject(tmp_path, ["mkdocs>=1.6", "torch>=2"], {"series": ["torch==2.14.1"], "test": ["t[series]", "pytest"]})
+    (tmp_path / "requirements.txt").write_text("torch==2.2.0\n")
+    pin = find_pin(tmp_path)
+    assert (pin.version, pin.source) == ("2.14.1", str(tmp_path.resolve() / "pyproject.toml"))
+
+
+def test_the_same_pin_twice_is_one_pin_two_versions_are_an_error(tmp_path):
+    pyproject(tmp_path, ["torch==2.14.1"], {"series": ["torch==2.14.1"]})
+    assert find_pin(tmp_path).version == "2.14.1"
+    pyproject(tmp_path, ["torch==2.14.1"], {"gpu": ["torch==2.13.0"]})
+    with pytest.raises(PinError) as info:
+        find_pin(tmp_path)
+    message = str(info.value)
+    assert "two torch pins" in message and "torch==2.14.1 in [project].dependencies" in message
+    assert "torch==2.13.0 in [project.optional-dependencies].gpu" in message
+
+
+def test_no_pin_is_none_for_a_site_without_torch(tmp_path):
+    """A site whose proofs never import torch needs no pin: optional_pin says None where
+    find_pin raises; a bad option or an unreadable file is still an error."""
+    assert optional_pin(tmp_path) is None
+    (tmp_path / "requirements.txt").write_text("mkdocs-material\n")
+    assert optional_pin(tmp_path) is None
+    with pytest.raises(PinError, match="not a torch version"):
+        optional_pin(tmp_path, "latest")
+    (tmp_path / "pyproject.toml").write_text("[project\n")
+    with pytest.raises(PinError, match="cannot read the torch pin"):
+        optional_pin(tmp_path)
+
+
+def test_the_series_pins_torch_once_in_its_series_extra():
+    """This repository: the pin lives in pyproject.toml's `series` extra, nowhere else (not in
+    the dependencies, which would make every install of the tool pull torch, nor in mkdocs.yml
+    or a requirements.txt)."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert find_pin(REPO).source == str(REPO / "pyproject.toml")
+    assert not any(dep.lower().startswith("torch") for dep in project["dependencies"])
+    exact = [(extra, dep) for extra, deps in project["optional-dependencies"].items() for dep in deps
+             if dep.replace(" ", "").lower().startswith("torch==")]
+    assert exact == [("series", f"torch=={pinned_torch(REPO)}")]
+    assert not (REPO / "requirements.txt").exists()
+    assert "torch:" not in (REPO / "mkdocs.yml").read_text().split("plugins:", 1)[1].split("markdown_extensions:", 1)[0]

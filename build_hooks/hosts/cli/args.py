@@ -10,7 +10,7 @@ def version() -> str:
     from importlib import metadata
 
     try:
-        number = metadata.version("ldr-series")
+        number = metadata.version("mkdocs-ldr")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
         from build_hooks import __version__ as number
     return f"ldr {number}"
