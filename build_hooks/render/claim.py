@@ -18,6 +18,7 @@ from build_hooks.pages.locate import locate
 from build_hooks.proofs.records import Provenance
 from build_hooks.proofs.sources import Quote
 from build_hooks.render.source import resolve
+from build_hooks.upgrade.broken import Why, why_broken
 from build_hooks.upgrade.claims import ClaimResult, can_fail, describe, evaluate, numbers_shown
 from build_hooks.upgrade.expression import ClaimError
 from build_hooks.upgrade.shown import show_value
@@ -42,10 +43,20 @@ def render_fence(options: dict, ctx) -> str:
     under = f"torch {p.torch} ({p.device_class})"
     if p.stale:
         under += ", a stale record"
+    why = None
     if not result.holds:
-        _warn(ctx, f"claim does not hold: {check} with {describe(result.values, check)} (proof {name}, {under})",
-              check)
-    return _claim_html(name, check, options, result, p, under, ctx)
+        why = broken(ctx, name, check, p.device_class, result.values)
+        _warn(ctx, f"claim does not hold: {check} with {describe(result.values, check)} (proof {name}, {under})"
+              + (f"; {why.note}" if why.note else ""), check)
+    return _claim_html(name, check, options, result, p, under, ctx, why)
+
+
+def broken(ctx, name: str, check: str, device_class: str, values: dict) -> Why:
+    """What changed under a claim that does not hold, as far as the store knows (broken.py):
+    torch, or the values between runs of one torch (noise), or nothing known."""
+    if ctx.library is None or not hasattr(ctx.library, "store"):
+        return Why("This claim does not hold", "")
+    return why_broken(ctx.library, name, check, device_class, values)
 
 
 def _checked(name: str, check: str, data: dict, ctx) -> ClaimResult:
@@ -61,7 +72,8 @@ def _checked(name: str, check: str, data: dict, ctx) -> ClaimResult:
     return result
 
 
-def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Provenance, under: str, ctx) -> str:
+def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Provenance, under: str, ctx,
+                why: Why | None = None) -> str:
     """The quiet mark of a claim that holds (what it checked folded away), or the box of one that
     does not."""
     href = escape(ctx.card_href(name), quote=True)
@@ -75,8 +87,8 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
         return _mark("proof", name, options, f"claim checked against {under}", detail)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<div class="ldr-claim ldr-claim--broken" data-proof="{escape(name, quote=True)}" '
-            f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds under '
-            f'{escape(under)}{": " if say else ""}{say}</p>{detail}</div>')
+            f'data-holds="false" role="note"><p class="ldr-claim__title">'
+            f'{escape((why or Why("This claim does not hold", "")).title)}{": " if say else ""}{say}</p>{detail}</div>')
 
 
 def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> str:

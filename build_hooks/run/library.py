@@ -27,6 +27,13 @@ from build_hooks.store.shards import is_foreign
 from build_hooks.store.store import Corrupt, Failure, Record, Store
 
 ACCELERATORS = ("cuda", "mps")
+_EARLIER: dict[tuple[Path, str, str], Record] = {}  # (root, proof, device) -> the good run a rerun replaced
+
+
+def earlier_run(root: Path, proof: str, device_class: str) -> Record | None:
+    """The good record a rerun in this process replaced (under ``mkdocs serve``, the run the
+    pages showed before), for telling a claim broken by noise from one broken by torch."""
+    return _EARLIER.get((Path(root).resolve(), proof, device_class))
 
 
 @dataclass
@@ -229,6 +236,8 @@ class Library:
                 device_class = devices[proof.name]
                 before = self.store.read(proof.name, device_class)
                 record = self.record(proof, device_class, result, probe)
+                if result.ok and isinstance(before, Record) and before.ok:
+                    _EARLIER[(self.root, proof.name, device_class)] = before
                 try:
                     write_record(self.store, record)  # keeps the replaced version in history
                 except StoreError as exc:  # non-finite data: the last record stays as it was

@@ -138,7 +138,7 @@ def test_a_claim_that_does_not_hold_stays_loud(tmp_path, browser):
                             width: r.width / col.width, folded: !!b.closest('details'), text: b.innerText}; }""")
                 assert look["display"] == "block" and look["border"] >= 2 and look["style"] == "solid", look
                 assert look["width"] > 0.9 and not look["folded"], look  # the width of the text, nothing to open
-                assert look["text"].startswith("This claim no longer holds under torch"), look
+                assert look["text"].startswith("This claim does not hold on the run of"), look
                 assert "TOLL.large_us = 1,780" in look["text"] and "1000 * TOLL.small_us" in look["text"]
                 # the one that holds is still a quiet mark on its paragraph's line
                 seen = page.evaluate(CLAIMS)
