@@ -118,7 +118,7 @@ def linked(site: Path, page: str = "index.html") -> dict[str, str]:
 def test_no_project_files_were_needed(site):
     assert not (site / "pyproject.toml").exists() and not (site / "theme").exists()
     record = json.loads((site / "proofs" / "_results" / "hello.cpu.json").read_text())
-    assert record["torch"] == PIN and record["data"] == {"COUNT": {"letters": 6}}
+    assert "torch" not in record and record["data"] == {"COUNT": {"letters": 6}}  # plain Python: no torch
 
 
 def test_package_stylesheets_are_linked_and_style_every_generic_class(site):
@@ -230,7 +230,10 @@ def test_folders_and_the_pin_come_from_the_plugin_options(site, tmp_path):
 
 
 def test_no_pin_anywhere_names_every_place_it_looked(tmp_path):
+    """A proof that imports torch needs the pin (a site of plain-Python proofs needs none:
+    tests/core/test_no_torch.py)."""
     root = make_site(tmp_path / "nopin")
+    (root / "proofs" / "tensor.py").write_text('"""Uses torch."""\nimport torch\n')
     (root / "requirements.txt").write_text("mkdocs-material\n")
     result = build(root)
     assert result.returncode != 0

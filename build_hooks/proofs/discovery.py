@@ -7,6 +7,12 @@ A proof declares options as a literal dict, read with ``ast`` and never imported
 A proof may import local helpers, sibling ``proofs/_*.py`` modules (``from _common import
 timer``). They are found with ``ast`` too (recursively through helpers) and their hashes are
 part of the proof's freshness; each is re-hashed whenever its own file changes.
+
+A proof needs torch when it, or a helper it imports, imports torch (imports.py's
+``imports_torch``, the one rule: ``import torch``, ``from torch.x import y``, or a package of
+torch's, anywhere in the module). Only such a proof needs the pin, runs in a proof host that imported torch, and
+has the torch version in its record; any other proof is plain Python ("needs nothing but
+Python"), whatever torch the site pins.
 """
 
 from __future__ import annotations
@@ -15,7 +21,6 @@ import ast
 import hashlib
 import io
 import re
-import sys
 import tokenize
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,6 +28,7 @@ from pathlib import Path
 from build_hooks.core.cache import file_stamp
 from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, check_regular, read_bytes
+from build_hooks.proofs.imports import imports_torch, local_imports
 
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 ACCELERATOR_MODES = ("none", "prefer", "require")
@@ -54,6 +60,8 @@ class Proof:
     problems: tuple[str, ...] = field(default=())
     imports: tuple[tuple[str, int, str], ...] = field(default=())  # (helper module, line, text)
     helpers: tuple[tuple[str, str], ...] = field(default=())  # (file name, sha256), sorted
+    torch: bool = False  # it, or a helper it imports, imports torch (imports_torch)
+    own_torch: bool = False  # the script itself imports torch
 
     @property
     def helper_hashes(self) -> dict[str, str]:
@@ -123,61 +131,34 @@ def _options(tree: ast.Module, path: Path) -> dict:
     return {}
 
 
-def _local_imports(tree: ast.Module, lines: list[str]) -> tuple[tuple[str, int, str], ...]:
-    """``import _x`` / ``from _x import y`` anywhere in the module, for a name that is not a
-    standard-library module (``_thread``, ``_ctypes``...): those are local helpers."""
-    found = []
-    for node in _statements(tree.body):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            names = [node.module]
-        else:
-            continue
-        for name in names:
-            top = name.split(".")[0]
-            if top.startswith("_") and top not in sys.stdlib_module_names and top != "__future__":
-                text = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else name
-                found.append((top, node.lineno, text))
-    return tuple(sorted(set(found), key=lambda item: item[1]))
-
-
-def _statements(body: list):
-    """Every statement, nested ones too (imports are statements): a walk that skips the
-    expressions, most of a module's nodes."""
-    for node in body:
-        yield node
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            inner = getattr(node, name, None)
-            if isinstance(inner, list):
-                yield from _statements(inner)
-
-
 _SEEN: dict[str, tuple[tuple[int, int, int], Proof]] = {}
-_HELPERS: dict[str, tuple[tuple[int, int, int] | None, str, tuple[tuple[str, int, str], ...]]] = {}
+_HELPERS: dict[str, tuple[tuple[int, int, int] | None, str, tuple[tuple[str, int, str], ...], bool]] = {}
 
 
-def _helper(path: Path) -> tuple[str, tuple[tuple[str, int, str], ...]]:
-    """A helper's sha256 and its own local imports, parsed again only when it changes."""
+def _helper(path: Path) -> tuple[str, tuple[tuple[str, int, str], ...], bool]:
+    """A helper's sha256, its own local imports and whether it imports torch, parsed again
+    only when it changes."""
     stamp = file_stamp(path)
     seen = _HELPERS.get(str(path))
     if seen is not None and seen[0] == stamp:
-        return seen[1], seen[2]
+        return seen[1], seen[2], seen[3]
     raw = read_script(path)
     try:
-        imports = _local_imports(ast.parse(raw, filename=str(path)),
-                                 raw.decode("utf-8", "replace").splitlines())
+        tree = ast.parse(raw, filename=str(path))
+        imports = local_imports(tree, raw.decode("utf-8", "replace").splitlines())
+        torch = imports_torch(tree)
     except SyntaxError:
-        imports = ()  # the proof's run fails and reports the traceback
+        imports, torch = (), False  # the proof's run fails and reports the traceback
     digest = script_hash(raw)
-    _HELPERS[str(path)] = (stamp, digest, imports)
-    return digest, imports
+    _HELPERS[str(path)] = (stamp, digest, imports, torch)
+    return digest, imports, torch
 
 
 def _resolve_helpers(proof: Proof) -> Proof:
     """The proof with the hashes of every helper it imports, directly or through helpers."""
     folder = proof.path.parent
     hashes: dict[str, str] = {}
+    torch = proof.own_torch
     pending = [(proof.path, item) for item in proof.imports]
     while pending:
         importer, (module, line, text) = pending.pop(0)
@@ -199,10 +180,13 @@ def _resolve_helpers(proof: Proof) -> Proof:
                 f"there is no proofs/{name}; fix: add proofs/{name} beside the proof (helpers "
                 f"are proofs/_*.py modules), or remove the import (proof {proof.name})"
             ) from None
-        hashes[name], more = _helper(path)
+        hashes[name], more, uses = _helper(path)
+        torch = torch or uses
         pending.extend((path, item) for item in more)
     helpers = tuple(sorted(hashes.items()))
-    return proof if helpers == proof.helpers else replace(proof, helpers=helpers)
+    if helpers == proof.helpers and torch == proof.torch:
+        return proof
+    return replace(proof, helpers=helpers, torch=torch)
 
 
 def load_proof(path: Path) -> Proof:
@@ -258,6 +242,7 @@ def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
     title, purpose = _docstring(tree, stem)
     options = _options(tree, path)
     lines = raw.decode("utf-8", errors="replace").splitlines()
+    torch = imports_torch(tree)
     return Proof(
         name=stem,
         path=path,
@@ -269,7 +254,9 @@ def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
         parallel=bool(options.get("parallel", False)),
         output_cap=int(options.get("output_cap", DEFAULT_OUTPUT_CAP)),
         allow_unmeasured=bool(options.get("allow_unmeasured", False)),
-        imports=_local_imports(tree, lines),
+        imports=local_imports(tree, lines),
+        torch=torch,
+        own_torch=torch,
     )
 
 

@@ -23,14 +23,21 @@ class FailureNote:
     status: str
     message: str
     torch: str
+    """Empty for a proof that never imports torch."""
     measured_at: str
     stderr_tail: tuple[str, ...] = ()
+
+    @property
+    def under(self) -> str:
+        """`` under torch 2.14.1``, or "" for a proof without torch."""
+        return f" under torch {self.torch}" if self.torch else ""
 
 
 @dataclass(frozen=True)
 class Provenance:
     proof: str
     torch: str = ""
+    """The torch it ran under; "" for a proof that never imports torch (it needs only Python)."""
     device_class: str = "cpu"
     """cpu, cuda or mps."""
     device: str = ""
@@ -58,6 +65,17 @@ class Provenance:
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+    @property
+    def runtime(self) -> str:
+        """What it ran under, in words: ``torch 2.14.1``, or ``Python 3.11.7`` for a proof that
+        never imports torch (never a torch version it did not use)."""
+        return f"torch {self.torch}" if self.torch else f"Python {self.python}".rstrip()
+
+    @property
+    def under(self) -> str:
+        """`` under torch 2.14.1``, or "" for a proof without torch."""
+        return f" under torch {self.torch}" if self.torch else ""
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON types, for the data a widget embeds for its script."""

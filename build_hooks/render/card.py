@@ -6,6 +6,7 @@ from html import escape
 
 from build_hooks.proofs.datalines import parse_output
 from build_hooks.proofs.discovery import Proof
+from build_hooks.proofs.imports import needs
 from build_hooks.proofs.records import ProofData, Provenance
 from build_hooks.site.sourcepage import inline_code, line_count, page_name
 
@@ -16,8 +17,8 @@ def provenance_line(item: ProofData) -> str:
     p = item.provenance
     where = f"{p.device_class}: {p.device}" if p.device_class == "cpu" else p.device
     os_name = p.os.split("-", 1)[0]
-    parts = [
-        f"torch {escape(p.torch)}",
+    parts = [f"torch {escape(p.torch)}"] if p.torch else []  # a proof without torch names none
+    parts += [
         f"<span class=\"ldr-proof__device\">{escape(where)}</span>",
         f"Python {escape(p.python)}",
         f"{escape(os_name)} {escape(p.machine)}",
@@ -82,13 +83,13 @@ def notices(proof: Proof, item: ProofData | None, accelerator_missing: bool,
     if not p.ok:
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--failed" role="alert">'
-            f"<strong>This proof failed</strong> under torch {escape(p.torch)} on "
+            f"<strong>This proof failed</strong>{escape(p.under)} on "
             f"{escape(p.measured_at)}: it {escape(status_phrase(p))}. No good run is recorded yet.</div>"
         )
     elif failure:
         out.append(
             '<div class="ldr-proof__notice ldr-proof__notice--stale" role="note">'
-            f"<strong>Stale: failed under torch {escape(failure.torch)} on "
+            f"<strong>Stale: failed{escape(failure.under)} on "
             f"{escape(failure.measured_at)}</strong> (it {escape(failure.message)}). "
             f"The output below is the last good run, from {escape(p.measured_at)}.</div>"
         )
@@ -115,14 +116,12 @@ def status_phrase(p: Provenance) -> str:
 
 
 def needs_phrase(proof: Proof, download_href: str) -> str:
-    """The run line's needs: nothing but torch, or torch and the local helpers (as links)."""
-    if not proof.helpers:
-        return "needs nothing but torch"
+    """The run line's needs: nothing but torch (or Python), or torch and the local helpers (as
+    links)."""
     folder = download_href.rsplit("/", 1)[0] + "/" if "/" in download_href else ""
     links = [f'<a class="ldr-proof__helper" href="{escape(folder + name)}" download="{escape(name)}">'
              f"<code>{escape(name)}</code></a>" for name, _ in proof.helpers]
-    listed = links[0] if len(links) == 1 else ", ".join(links[:-1]) + " and " + links[-1]
-    return f"needs torch and {listed} beside it"
+    return needs(proof.torch, links)
 
 
 def notebook_link(proof: Proof, download_href: str) -> str:

@@ -40,7 +40,7 @@ def render_fence(options: dict, ctx) -> str:
         return unmeasured(name, str(options.get("device") or "accelerator"), options, ctx)
     result = _checked(name, check, item.data, ctx)
     p = item.provenance
-    under = f"torch {p.torch} ({p.device_class})"
+    under = f"{p.runtime} ({p.device_class})"
     if p.stale:
         under += ", a stale record"
     why = None

@@ -75,5 +75,5 @@ def render_excerpt(item: ProofData, options: dict, card_href: str) -> str:
         f'<figure class="ldr-excerpt" data-proof="{escape(item.name)}">'
         f'<pre><code>{escape(chr(10).join(lines))}</code></pre>'
         f'<figcaption>Output of <a href="{escape(card_href)}">proof <code>{escape(item.name)}</code></a>'
-        f" · torch {escape(p.torch)} · {escape(p.device)}{stale}</figcaption></figure>"
+        f" · {escape(p.runtime)} · {escape(p.device)}{stale}</figcaption></figure>"
     )

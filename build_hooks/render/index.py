@@ -49,9 +49,13 @@ def summary(page) -> str:
     return " · ".join(parts)
 
 
-def render_index(rows, pin: str) -> str:
-    """The proofs index table (rows: :class:`build_hooks.site.index.ProofRow`)."""
-    return environment().get_template("proofs_index.html").render(rows=rows, pin=pin, summary=summary)
+def render_index(rows, pin: str | None, torch: int | None = None) -> str:
+    """The proofs index table (rows: :class:`build_hooks.site.index.ProofRow`); ``torch``: how
+    many of the proofs import torch (None: all of them), for what a script needs."""
+    torch = len(rows) if torch is None else torch
+    needs = ("nothing but torch" if torch == len(rows) else "nothing but Python" if not torch
+             else "Python, and torch for those that import it")
+    return environment().get_template("proofs_index.html").render(rows=rows, pin=pin, needs=needs, summary=summary)
 
 
 def author_html(text: str) -> str:
@@ -74,7 +78,8 @@ def render_fence(options: dict, ctx) -> str:
         pages = site_pages(ctx.folders.pages)
         if page_url is None and ctx.page:
             page_url = guess_url(ctx.page)
-    return render_index(collect(library, pages, page_url, ctx.widget_proofs), pin=library.pin)
+    return render_index(collect(library, pages, page_url, ctx.widget_proofs), pin=library.pin,
+                        torch=sum(1 for proof in library.proofs.values() if proof.torch))
 
 
 def render_fence_exercises(options: dict, ctx) -> str:

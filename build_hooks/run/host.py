@@ -1,7 +1,9 @@
 """The proof host: imports torch once, then runs each proof in a child process.
 
-Run as a script (``python host.py --mode fork|spawn --work DIR``) by the interpreter that
-proofs must use; it imports nothing from this package. Protocol, one JSON object per line:
+Run as a script (``python host.py --mode fork|spawn --work DIR [--no-torch]``) by the
+interpreter that proofs must use; it imports nothing from this package. With ``--no-torch``
+(proofs that never import torch) it imports no torch and its hello names none. Protocol, one
+JSON object per line:
 
 * host -> parent, once: ``{"hello": {"torch": "2.13.0+cpu", "python": ..., "mode": ...,
   "site": [site-packages folders], "home": ...}}`` (or ``{"hello": {"error": "..."}}``);
@@ -486,9 +488,10 @@ def main() -> None:
     hello = {"python": sys.version.split()[0], "executable": sys.executable, "mode": mode,
              "site": site_folders(), "home": os.path.expanduser("~")}
     try:
-        import torch  # noqa: F401  (imported once, so that forked proofs start warm)
+        if "--no-torch" not in sys.argv:
+            import torch  # noqa: F401  (imported once, so that forked proofs start warm)
 
-        hello["torch"] = torch.__version__
+            hello["torch"] = torch.__version__
     except BaseException as exc:  # report, do not crash: the parent names the fix
         hello["error"] = f"{type(exc).__name__}: {exc}"
     sys.stdout.buffer.write(json.dumps({"hello": hello}).encode() + b"\n")

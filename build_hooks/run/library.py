@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from build_hooks.config import Layout, cache_dir
 from build_hooks.core.errors import DirectiveError, StoreError
 from build_hooks.proofs.datalines import parse_output
 from build_hooks.proofs.discovery import Proof, discover, helper_changes
-from build_hooks.proofs.pin import pinned_torch, public_version
+from build_hooks.proofs.pin import optional_pin, pinned_torch, public_version
 from build_hooks.proofs.records import FailureNote, ProofData, Provenance
 from build_hooks.run.results import Job, RunResult, last_lines
 from build_hooks.run.runner import Runner, shared_runner
@@ -110,16 +110,23 @@ class Library:
         self.store = store
         self.lock_path = cache_dir(self.root) / "store.lock"
         self.python, self.mode, self.slots = python, mode, slots
-        self.pin = pinned_torch(self.root, self.layout.torch)
+        self.pin: str | None = None  # set by refresh()
         self.proofs: dict[str, Proof] = {}
         self.diagnostics: list[Diagnostic] = []
         self._runner: Runner | None = None
+        self._others: list[Runner] = []  # hosts of earlier runs that needed torch, or did not
         self.executed: list[str] = []
         self.refresh()
 
     # -- state ---------------------------------------------------------------
     def refresh(self) -> None:
         self.proofs = discover(self.proofs_dir)
+        # Only a proof that imports torch needs the pin (find_pin's error names where it looked).
+        if any(proof.torch for proof in self.proofs.values()):
+            self.pin = pinned_torch(self.root, self.layout.torch)
+        else:
+            found = optional_pin(self.root, self.layout.torch)
+            self.pin = None if found is None else found.version
         known = {d.message for d in self.diagnostics}
         for proof in self.proofs.values():
             for problem in proof.problems:
@@ -152,8 +159,9 @@ class Library:
         said = {"new": "imports helper {}, which the record does not cover",
                 "gone": "no longer imports helper {}", "changed": "helper {} changed since it was recorded"}
         reasons += [said[how].format(name) for name, how in helper_changes(item.latest_helpers, proof.helper_hashes)]
-        if public_version(item.latest_torch) != public_version(self.pin):
-            reasons.append(f"recorded under torch {public_version(item.latest_torch)}, pin is {self.pin}")
+        if proof.torch and public_version(item.latest_torch) != public_version(self.pin or ""):
+            reasons.append(f"recorded under torch {public_version(item.latest_torch)}, pin is {self.pin}"
+                           if item.latest_torch else f"recorded without torch, pin is {self.pin}")
             if len(reasons) == 1 and is_foreign(self.store, item):
                 return ProofState(proof, device_class, item, None, [
                     f"recorded under torch {public_version(item.torch)} (foreign accelerator record, kept)"],
@@ -187,11 +195,17 @@ class Library:
         return [self.proofs[n] for n in names]
 
     # -- running -------------------------------------------------------------
-    def runner(self) -> Runner:
-        if self._runner is None:
-            any_torch = getattr(self.store, "any_torch", False)  # a shard may record another torch
-            self._runner = shared_runner(self.python, None if any_torch else self.pin, self.mode)
-        return self._runner
+    def runner(self, proofs: Iterable[Proof] | None = None) -> Runner:
+        """The shared proof host for ``proofs`` (default: every proof): one that imports torch
+        when any of them does, else one that needs no torch at all."""
+        torch = any(proof.torch for proof in (self.proofs.values() if proofs is None else proofs))
+        any_torch = getattr(self.store, "any_torch", False)  # a shard may record another torch
+        pin = None if any_torch or not torch else self.pin
+        runner = shared_runner(self.python, pin, self.mode, torch)
+        if runner is not self._runner and self._runner is not None:
+            self._others.append(self._runner)  # closed with the library
+        self._runner = runner
+        return runner
 
     def plan(self, names: list[str] | None = None, force: bool = False) -> list[Proof]:
         accelerator = host_accelerator()
@@ -217,7 +231,7 @@ class Library:
             todo = self.plan(names, force)  # another process may have run them meanwhile
             if not todo:
                 return []
-            runner = self.runner()
+            runner = self.runner(todo)
             runner.start()
             probe = runner.probe()
             accelerator = probe.get("accelerator")
@@ -269,12 +283,14 @@ class Library:
         stderr = result.stderr.splitlines()
         device = probe["cpu"] if device_class == "cpu" else probe.get("accelerator_name") or device_class
         now = utc_now()
+        build = (probe.get("torch") or "") if proof.torch else ""  # no version for a proof without torch
+        torch = public_version(build)
         if result.ok:
             # Data-line problems stay in the record, so every build reports them until fixed.
             parsed = parse_output(stdout)
             return Record(
                 proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
-                torch=public_version(probe["torch"]), torch_build=probe["torch"],
+                torch=torch, torch_build=build,
                 python=probe["python"], os=probe["os"], machine=probe["machine"], device=device,
                 measured_at=now, wall_s=round(result.wall_s, 3), status="ok", returncode=0,
                 signal=None, stdout=stdout, stderr=stderr, data=parsed.data,
@@ -282,7 +298,7 @@ class Library:
             )
         failure = Failure(
             status=result.status, returncode=result.returncode, signal=result.signal,
-            torch=public_version(probe["torch"]), script_sha256=proof.sha256, measured_at=now,
+            torch=torch, script_sha256=proof.sha256, measured_at=now,
             wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=last_lines(stdout, stderr),
             helpers=proof.helper_hashes,
         )
@@ -291,7 +307,7 @@ class Library:
             return replace(previous, failure=failure)
         return Record(
             proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
-            torch=failure.torch, torch_build=probe["torch"], python=probe["python"],
+            torch=torch, torch_build=build, python=probe["python"],
             os=probe["os"], machine=probe["machine"], device=device, measured_at=now,
             wall_s=failure.wall_s, status=result.status, returncode=result.returncode,
             signal=result.signal, stdout=stdout, stderr=stderr, data={}, helpers=proof.helper_hashes,
@@ -311,9 +327,9 @@ class Library:
 
     def close(self) -> None:
         """Stop the proof host (it is shared; the next run starts a fresh one)."""
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
+        for runner in [*self._others, *([self._runner] if self._runner is not None else [])]:
+            runner.close()
+        self._runner, self._others = None, []
 
     # -- reading -------------------------------------------------------------
     def lookup(self, name: str) -> dict[str, ProofData]:
@@ -335,14 +351,14 @@ class Library:
             out[device_class] = ProofData(
                 name=name,
                 data=item.data,
-                provenance=Provenance(
-                    proof=name, torch=item.torch, device_class=device_class, device=item.device,
+                provenance=Provenance(  # a proof without torch shows none, whatever an older record says
+                    proof=name, torch=item.torch if proof.torch else "", device_class=device_class, device=item.device,
                     python=item.python, os=item.os, machine=item.machine,
                     measured_at=item.measured_at[:10], wall_s=item.wall_s, status=item.status,
                     stale=state.state not in ("fresh", "problem", "foreign"), reasons=tuple(state.reasons),
                     problems=tuple(item.problems),
                     failure=None if item.failure is None else FailureNote(
-                        item.failure.status, item.failure.message, item.failure.torch,
+                        item.failure.status, item.failure.message, item.failure.torch if proof.torch else "",
                         item.failure.measured_at[:10], tuple(item.failure.stderr_tail)),
                     accelerator=proof.accelerator, foreign=state.foreign,
                     pin=None if self.pin is None else str(self.pin),

@@ -1,7 +1,10 @@
 """What machine and device a proof runs on; run by the proof host like a proof.
 
 Prints one ``PROBE=<json>`` line. It runs in a forked child, so that the host itself never
-initialises CUDA (a forked child of a process that did could not use it).
+initialises CUDA (a forked child of a process that did could not use it). torch tells the
+torch version and the accelerator; a host for proofs that never import torch sets
+``LDR_PROBE_TORCH=0``, and then (or where torch is not installed) ``torch`` is null and no
+accelerator is looked for.
 """
 
 import json
@@ -30,11 +33,21 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown CPU"
 
 
-def main() -> None:
-    import torch
+def _torch():
+    """torch, or None: not asked for (``LDR_PROBE_TORCH=0``) or not installed."""
+    if os.environ.get("LDR_PROBE_TORCH", "1") == "0":
+        return None
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
 
+
+def main() -> None:
+    torch = _torch()
     info = {
-        "torch": torch.__version__,
+        "torch": None if torch is None else torch.__version__,
         "python": platform.python_version(),
         "os": platform.platform(),
         "machine": platform.machine(),
@@ -43,7 +56,9 @@ def main() -> None:
         "accelerator": None,
         "accelerator_name": None,
     }
-    if torch.cuda.is_available():
+    if torch is None:
+        pass
+    elif torch.cuda.is_available():
         info["accelerator"] = "cuda"
         info["accelerator_name"] = torch.cuda.get_device_name(0)
     elif getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():

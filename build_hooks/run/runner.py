@@ -67,11 +67,15 @@ class HostSilent(Exception):
 
 
 class Runner:
-    """A proof host process; start it once, run many batches, close it."""
+    """A proof host process; start it once, run many batches, close it. ``torch``: the host
+    imports torch (and must have it, at ``pin`` when one is given); False for proofs that
+    never import torch, whose interpreter may have none."""
 
-    def __init__(self, python: str | None = None, pin: str | None = None, mode: str | None = None):
+    def __init__(self, python: str | None = None, pin: str | None = None, mode: str | None = None,
+                 torch: bool = True):
         self.python = python or os.environ.get("LDR_PYTHON") or sys.executable
         self.pin = pin
+        self.torch = torch
         self.mode = mode or os.environ.get("LDR_MODE") or default_mode()
         self.proc: subprocess.Popen | None = None
         self.hello: dict = {}
@@ -101,7 +105,8 @@ class Runner:
         self._work = tempfile.mkdtemp(prefix="ldr-")  # the proofs' folders; the host removes it too
         try:
             self.proc = subprocess.Popen(
-                [self.python, str(HOST), "--mode", self.mode, "--work", self._work],
+                [self.python, str(HOST), "--mode", self.mode, "--work", self._work,
+                 *(() if self.torch else ("--no-torch",))],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errlog, env=env,
             )
         except OSError as exc:
@@ -122,7 +127,7 @@ class Runner:
                 f"the proof interpreter {self.python} cannot import torch ({self.hello['error']}); "
                 f"fix: `{self.python} -m pip install torch=={self.pin or '<pin>'}`"
             )
-        if self.pin and not matches_pin(self.hello["torch"], self.pin):
+        if self.torch and self.pin and not matches_pin(self.hello["torch"], self.pin):
             raise PinError(
                 f"proofs must run under torch {self.pin} (the project's pin) but "
                 f"{self.python} has torch {self.hello['torch']}; fix: `{self.python} -m pip install "
@@ -291,7 +296,8 @@ class Runner:
     def probe(self) -> dict:
         """Machine, OS, CPU and accelerator, measured once in a child of the host."""
         if self._probe is None:
-            result = self.run([Job("probe", PROBE, timeout=120, cap=1 << 16)])[0]
+            env = {"LDR_PROBE_TORCH": "1" if self.torch else "0"}  # a host without torch: no torch here either
+            result = self.run([Job("probe", PROBE, timeout=120, cap=1 << 16, env=env)])[0]
             for line in result.stdout.splitlines():
                 if line.startswith("PROBE="):
                     self._probe = json.loads(line[len("PROBE="):])
@@ -305,10 +311,10 @@ _SHARED: dict[tuple, Runner] = {}
 _SHARED_LOCK = threading.Lock()  # the plugin may start the host early, from another thread
 
 
-def shared_runner(python: str | None, pin: str | None, mode: str | None) -> Runner:
-    """One proof host per interpreter for the life of this process, so that `mkdocs serve`
-    rebuilds reuse the warm host instead of importing torch again."""
-    key = (python or os.environ.get("LDR_PYTHON") or sys.executable, pin, mode)
+def shared_runner(python: str | None, pin: str | None, mode: str | None, torch: bool = True) -> Runner:
+    """One proof host per interpreter (and per need of torch) for the life of this process, so
+    that `mkdocs serve` rebuilds reuse the warm host instead of importing torch again."""
+    key = (python or os.environ.get("LDR_PYTHON") or sys.executable, pin, mode, torch)
     with _SHARED_LOCK:
         runner = _SHARED.get(key)
         if runner is None:

@@ -89,12 +89,12 @@ def cached_notebook(root: Path, proof: Proof, record: ProofData | None) -> str:
     so that a warm build or a `mkdocs serve` rebuild does not convert every proof again."""
     helpers = tuple(name for name, _ in proof.helpers)
     source = proof.source
-    parts = [_converter_version(), proof.name, source, json.dumps(helpers)]
+    parts = [_converter_version(), proof.name, source, json.dumps(helpers), str(proof.torch)]
     if record is not None:
         parts += [json.dumps(record.provenance.as_dict(), sort_keys=True, default=str), record.stdout, record.stderr]
     cells = TextCache.for_project(root, "notebook-cells", ".json")
     return _notebooks(root).get_or_make(key_of(*parts), lambda: notebook_text(
-        proof.name, source, record, helpers, cells, _converter_version()))
+        proof.name, source, record, helpers, cells, _converter_version(), proof.torch))
 
 
 def _notebooks(root: Path) -> TextCache:
@@ -159,7 +159,7 @@ def cmd_notebook(args, library) -> int:
         record = primary_record(library.lookup(proof.name))
     except LdrError:
         record = None
-    text = notebook_text(proof.name, proof.source, record, tuple(name for name, _ in proof.helpers))
+    text = notebook_text(proof.name, proof.source, record, tuple(name for name, _ in proof.helpers), torch=proof.torch)
     if args.output is None:
         print(text, end="")
     else:

@@ -100,12 +100,14 @@ def _row(state) -> RecordRow:
     if record is None:
         return RecordRow(state.device_class, "", "", "", None, state.state, list(state.reasons))
     reasons = [] if state.state == "fresh" else list(state.reasons)
+    torch = state.proof.torch  # a proof without torch shows none, whatever an older record says
     if record.failure is not None:
-        reasons.append(f"failed under torch {record.failure.torch} on {record.failure.measured_at[:10]}: "
+        under = f" under torch {record.failure.torch}" if torch and record.failure.torch else ""
+        reasons.append(f"failed{under} on {record.failure.measured_at[:10]}: "
                        f"it {record.failure.message}; shown: the last good run")
     elif not record.ok:
         reasons.append(f"its only run ended with status {record.status}")
-    return RecordRow(state.device_class, public_version(record.torch), record.device,
+    return RecordRow(state.device_class, public_version(record.torch) if torch else "", record.device,
                      record.measured_at[:10], record.wall_s, state.state, reasons)
 
 

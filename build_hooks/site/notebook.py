@@ -28,6 +28,7 @@ import ast
 import re
 from typing import TYPE_CHECKING
 
+from build_hooks.proofs.imports import imports_torch, needs
 from build_hooks.proofs.records import ProofData
 
 if TYPE_CHECKING:  # jupytext and nbformat take half a second to import: only when converting
@@ -200,15 +201,15 @@ def provenance(record: ProofData | None) -> dict:
     return out
 
 
-def provenance_note(name: str, record: ProofData | None, helpers: tuple[str, ...]) -> str:
-    needs = "torch" if not helpers else "torch and " + ", ".join(f"`{h}`" for h in helpers) + " beside it"
-    lines = [f"This notebook is the proof script `{name}.py`, cut into cells. It needs {needs}."]
+def provenance_note(name: str, record: ProofData | None, helpers: tuple[str, ...], torch: bool = True) -> str:
+    lines = [f"This notebook is the proof script `{name}.py`, cut into cells. It "
+             f"{needs(torch, [f'`{h}`' for h in helpers])}."]
     if record is None:
         lines.append("No run of it is recorded yet: run the cells to see what it prints.")
         return "\n\n".join(lines)
     p = record.provenance
     where = p.device if p.device_class == "cpu" else f"{p.device} ({p.device_class})"
-    ran = (f"torch {p.torch}, {where}, Python {p.python}, on {p.measured_at}, "
+    ran = (f"{f'torch {p.torch}, ' if p.torch else ''}{where}, Python {p.python}, on {p.measured_at}, "
            f"in {p.wall_s:.2f} s")
     if p.ok:
         lines.append(f"**Recorded output.** The output under the last cell is the whole script's, "
@@ -218,7 +219,7 @@ def provenance_note(name: str, record: ProofData | None, helpers: tuple[str, ...
                      f"{md_text(p.status)}; run the cells to see it for yourself.")
     if p.failure is not None:
         f = p.failure
-        lines.append(md_text(f"A later run failed under torch {f.torch} on {f.measured_at}: "
+        lines.append(md_text(f"A later run failed{f.under} on {f.measured_at}: "
                              f"it {f.message}. The output shown is the last good run."))
     elif p.stale:
         lines.append(md_text("The record is stale: " + "; ".join(p.reasons) + "."))
@@ -230,14 +231,22 @@ def _text(lines: str) -> str:
 
 
 def build(name: str, script: str, record: ProofData | None = None,
-          helpers: tuple[str, ...] = (), cells_cache=None, version: str = "") -> nbformat.NotebookNode:
+          helpers: tuple[str, ...] = (), cells_cache=None, version: str = "",
+          torch: bool | None = None) -> nbformat.NotebookNode:
     """The notebook of proof ``name`` from its script text and its primary record
-    (``cells_cache`` and ``version``: see :func:`code_cells`)."""
+    (``cells_cache`` and ``version``: see :func:`code_cells`; ``torch``: whether the proof or
+    a helper imports torch, by default whether the script does)."""
     from nbformat import v4
+
+    if torch is None:
+        try:
+            torch = imports_torch(ast.parse(script))
+        except SyntaxError:
+            torch = False
 
     docstring, code = split_docstring(script)
     cells = [v4.new_markdown_cell(docstring_cell(docstring, name)),
-             v4.new_markdown_cell(provenance_note(name, record, helpers))]
+             v4.new_markdown_cell(provenance_note(name, record, helpers, torch))]
     for kind, source in code_cells(code, cells_cache, version):
         cells.append(v4.new_code_cell(source) if kind == "code" else v4.new_markdown_cell(source))
     last = next((c for c in reversed(cells) if c.cell_type == "code"), None)
@@ -270,5 +279,6 @@ def dumps(nb: nbformat.NotebookNode) -> str:
 
 
 def notebook_text(name: str, script: str, record: ProofData | None = None,
-                  helpers: tuple[str, ...] = (), cells_cache=None, version: str = "") -> str:
-    return dumps(build(name, script, record, helpers, cells_cache, version))
+                  helpers: tuple[str, ...] = (), cells_cache=None, version: str = "",
+                  torch: bool | None = None) -> str:
+    return dumps(build(name, script, record, helpers, cells_cache, version, torch))

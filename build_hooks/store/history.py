@@ -19,6 +19,10 @@ on another machine); the replaced record is kept too, unchanged, in::
 one file per replaced run, so a merge never loses a record; drift and the notes do not read
 them (they compare the last good record of each version).
 
+A record without torch (a proof that never imports it) belongs to no version: a rerun only
+replaces it, it never reaches a version's folder, and a merge keeps the run it replaces in
+``_history/_replaced/``.
+
 The folder of a version is the parsed PEP 440 version's normalised public string
 (schema.version_dir), never a record's text, and it must stay inside the results folder;
 versions compare as versions and times as datetimes.
@@ -79,8 +83,9 @@ class _Replaced(Store):
 
 def keep_replaced(store: Store, record: Record) -> Path:
     """Keep ``record``, a good record that a merge replaces with a newer run of its own torch
-    version, in ``_history/<version>/_replaced/`` (named by its UTC time); returns the path."""
-    folder = history_root(store) / version_dir(record.torch) / REPLACED_DIR
+    version, in ``_history/<version>/_replaced/`` (named by its UTC time; a record without torch
+    in ``_history/_replaced/``); returns the path."""
+    folder = history_root(store) / (version_dir(record.torch) if record.torch else "") / REPLACED_DIR
     check_inside(folder, store.dir)
     return _Replaced(folder, record.measured_at).write(record)
 
@@ -94,7 +99,7 @@ def keep(store: Store, record: Record) -> Path | None:
     try:
         if version_dir(current.torch) == version_dir(record.torch):
             return None
-    except ValueError:  # not a version: store.write refuses the record itself (StoreError)
+    except ValueError:  # a record without torch (no version), or not a version: store.write refuses it
         return None
     return version_store(store, current.torch).write(current)
 
@@ -129,7 +134,7 @@ def current_version(store: Store) -> str | None:
     seen = set()
     for proof, device_class in store.known():
         item = store.read(proof, device_class)
-        if isinstance(item, Record) and item.ok:
+        if isinstance(item, Record) and item.ok and item.torch:  # a record without torch has no version
             seen.add(version_dir(item.torch))
     return max(seen, key=version_key) if seen else None
 
@@ -146,7 +151,7 @@ def records_at(store: Store, version: str) -> dict[tuple[str, str], Record]:
             out[key] = item
     for key in sorted(store.known()):
         item = store.read(*key)
-        if isinstance(item, Record) and item.ok and version_dir(item.torch) == version:
+        if isinstance(item, Record) and item.ok and item.torch and version_dir(item.torch) == version:
             out[key] = item
     return out
 
@@ -168,7 +173,7 @@ def all_versions(store: Store) -> list[str]:
     seen = set(versions(store))
     for proof, device_class in store.known():
         item = store.read(proof, device_class)
-        if isinstance(item, Record) and item.ok:
+        if isinstance(item, Record) and item.ok and item.torch:  # a record without torch has no version
             seen.add(version_dir(item.torch))
     return sorted(seen, key=version_key)
 

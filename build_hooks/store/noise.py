@@ -298,9 +298,10 @@ __all__ = ["Z", "declared", "parse", "problems", "read", "relative_noise", "save
 
 
 def record_noise(store: Store, runs: dict[tuple[str, str], list[Record]], repeat: int) -> list[Path]:
-    """After ``ldr run --repeat N``: one noise file per proof and device that succeeded N times."""
+    """After ``ldr run --repeat N``: one noise file per proof and device that succeeded N times
+    (a proof without torch has none: noise is what drift between torch versions allows)."""
     written = []
     for (_, _), records in sorted(runs.items()):
-        if len(records) == repeat and all(r.ok and r.failure is None for r in records):
+        if len(records) == repeat and records[-1].torch and all(r.ok and r.failure is None for r in records):
             written.append(write(store, records[-1], records))
     return written

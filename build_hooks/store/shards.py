@@ -175,10 +175,23 @@ def _same_release(version: str, pin: str) -> bool:
         return public_version(version) == public_version(pin)
 
 
-def rank(record: Record, pin: str) -> tuple:
+def rank(record: Record, pin: str | None) -> tuple:
     """Higher is better: under the pin, then the newer torch, then the newer run (a version
-    and a time compare parsed, never as text: ``zzzz`` is no time, and 2.10 > 2.9)."""
+    and a time compare parsed, never as text: ``zzzz`` is no time, and 2.10 > 2.9). With no
+    pin (a proof that never imports torch), the newer run alone."""
+    if pin is None:
+        return (timestamp(record.measured_at),)
     return (_same_release(record.torch, pin), version_key(record.torch), timestamp(record.measured_at))
+
+
+def _release(record: Record, pin: str | None) -> str:
+    """The version a record counts under: its torch's, or "" for a proof without torch (one
+    version, whatever a record made before that says)."""
+    return version_dir(record.torch) if pin is not None else ""
+
+
+def _under(record: Record) -> str:
+    return f"torch {record.torch}" if record.torch else "no torch"
 
 
 def helper_mismatch(recorded: dict, today: dict) -> list[str]:
@@ -234,36 +247,38 @@ def merge(library, folders: list[Path], now: dt.datetime | None = None) -> Merge
             candidates.setdefault((item.proof, item.device_class), []).append((item, str(path), Path(folder)))
     with store_lock(library.lock_path):  # never while a build writes the same records
         for (proof, device_class), found in sorted(candidates.items()):
-            _merge_one(store, pin, proof, device_class, found, report)
+            # A proof that never imports torch has one version: its runs rank by time alone.
+            _merge_one(store, pin if library.proofs[proof].torch else None, proof, device_class, found, report)
     return report
 
 
-def _merge_one(store: Store, pin: str, proof: str, device_class: str,
+def _merge_one(store: Store, pin: str | None, proof: str, device_class: str,
                found: list[tuple[Record, str, Path]], report: MergeReport) -> None:
+    """``pin`` None: a proof that never imports torch (its runs rank by time alone)."""
     label = f"{proof}.{device_class}"
     current = store.read(proof, device_class)
     best, source, shard = max(found, key=lambda item: rank(item[0], pin))
     # Every other version seen goes to history (when newer than what history holds).
     for record, _, _ in found:
-        if record is not best and version_dir(record.torch) != version_dir(best.torch):
+        if record is not best and _release(record, pin) != _release(best, pin):
             _to_history(store, record, report, label)
     if isinstance(current, Record) and current.ok and rank(current, pin) >= rank(best, pin):
-        if version_dir(best.torch) != version_dir(current.torch):
+        if _release(best, pin) != _release(current, pin):
             _to_history(store, best, report, label)
         else:
-            report.kept.append(f"{label}: store has torch {current.torch} from {current.measured_at}, "
+            report.kept.append(f"{label}: store has {_under(current)} from {current.measured_at}, "
                                f"shard {best.measured_at}")
         return
-    if isinstance(current, Record) and current.ok and version_dir(current.torch) == version_dir(best.torch):
+    if isinstance(current, Record) and current.ok and _release(current, pin) == _release(best, pin):
         kept = keep_replaced(store, current)  # a newer run of the same version: keep the old one
-        report.replaced.append(f"{label}: torch {current.torch} ({current.measured_at}) kept in "
+        report.replaced.append(f"{label}: {_under(current)} ({current.measured_at}) kept in "
                                f"{kept.relative_to(store.dir)}")
     write_record(store, best)  # archives the replaced record when its torch differs
-    problem = _bring_noise(store, best, Path(source), shard)
+    problem = _bring_noise(store, best, Path(source), shard) if best.torch else None
     if problem:
         report.corrupt.append(problem)
-    where = f"{label} (torch {best.torch}, {best.measured_at}) from {source}"
-    if not _same_release(best.torch, pin) and device_class != "cpu":
+    where = f"{label} ({_under(best)}, {best.measured_at}) from {source}"
+    if pin is not None and not _same_release(best.torch, pin) and device_class != "cpu":
         mark_foreign(store, best, pin, source)
         report.foreign.append(f"{label}: measured on {best.device} under torch {best.torch} "
                               f"(the pin is {pin}); kept as the current {device_class} record")

@@ -11,6 +11,10 @@ lines...): a record that does not parse, or has a field of the wrong kind, reads
 and is reported with its path and the field; what a reader would refuse is never written.
 Record files are read through safefs (a regular file inside the store, at most the "record"
 limit), so a FIFO, a device, a symlink leading out or a giant reads as Corrupt, never waits.
+
+A proof that never imports torch (discovery.py) is recorded without ``torch`` and
+``torch_build`` (and its failure without ``torch``): the fields are left out of the file, and
+read as ``""``. Records of every proof made before that carry them, and read as before.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from build_hooks.store.schema import DEVICE_CLASSES, check_fields, cut_lines, no
 FORMAT = 1
 RESULTS_DIR = "_results"
 LATER_FIELDS = ("problems", "helpers")
+TORCH_FIELDS = ("torch", "torch_build")  # absent from the record of a proof that never imports torch
 LEFTOVER_AGE = 5.0  # seconds: a younger temporary file may belong to a write in progress
 
 
@@ -156,29 +161,32 @@ class Record:
             raise ValueError(f"not a format-{FORMAT} record")
         names = {f.name for f in fields(cls)}
         optional = {f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
-        missing = names - set(body) - optional
+        missing = names - set(body) - optional - set(TORCH_FIELDS)
         if missing:
             raise ValueError(f"missing fields: {', '.join(sorted(missing))}")
         kwargs = {k: v for k, v in body.items() if k in names}
         check_fields(kwargs, cls, "")
+        kwargs.update({name: "" for name in TORCH_FIELDS if name not in kwargs})  # a proof without torch
         if kwargs.get("failure") is not None:
             failure = kwargs["failure"]
             if not isinstance(failure, dict):
                 raise ValueError(f"field failure must be null or an object, not {show(failure)}")
             known = {f.name for f in fields(Failure)}
-            absent = known - set(failure) - {"stderr_tail", "helpers"}
+            absent = known - set(failure) - {"stderr_tail", "helpers", "torch"}
             if absent:
                 raise ValueError(f"field failure lacks {', '.join(sorted(absent))}")
             failure = {k: v for k, v in failure.items() if k in known}
             check_fields(failure, Failure, "failure.")
+            failure.setdefault("torch", "")
             kwargs["failure"] = failure
         return kwargs
 
 
 def _drop_empty(body: dict) -> None:
     """Fields added after format 1 began are written only when they hold something, so that
-    older records read and rewrite byte for byte."""
-    for name in LATER_FIELDS:
+    older records read and rewrite byte for byte; so are the torch fields of a proof that never
+    imports torch (no version is made up for it)."""
+    for name in (*LATER_FIELDS, *TORCH_FIELDS):
         if name in body and not body[name]:
             del body[name]
 

@@ -10,6 +10,9 @@ from build_hooks.store.store import Record
 
 SCRIPT = """\
 import json
+
+import torch  # noqa: F401  (a proof of torch's: its records are per torch version)
+
 print("TOLL=" + json.dumps({"small_us": 1.0}))
 """
 

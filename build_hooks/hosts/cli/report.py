@@ -67,7 +67,8 @@ def cmd_status(args, library: Library) -> int:
         return 0
     rows, styles = _status_rows(report)
     out = console()
-    table(out, f"Proofs (torch pin {report['pin']}, this host: {report['host']['accelerator'] or 'cpu'})",
+    pin = f"torch pin {report['pin']}" if report["pin"] else "no torch pin"
+    table(out, f"Proofs ({pin}, this host: {report['host']['accelerator'] or 'cpu'})",
           ["proof", "device", "state", "torch", "measured", "wall", "data keys", "why"], rows, styles)
     for path in report["orphans"]:
         say(out, ("orphan: ", "yellow"), f"{path} has no proof script any more; delete it")
@@ -135,5 +136,6 @@ def cmd_check(args, library: Library) -> int:
     allowed = sum(1 for p in report["proofs"] if not p["records"])
     note = f" ({allowed} proof(s) allowed unmeasured here)" if allowed else ""
     devices = f" ({', '.join(args.device)})" if args.device else ""
-    print(f"ldr check: {total} record(s){devices} fresh against torch {report['pin']} and their scripts{note}")
+    against = f"torch {report['pin']} and their scripts" if report["pin"] else "their scripts"
+    print(f"ldr check: {total} record(s){devices} fresh against {against}{note}")
     return 0

@@ -85,7 +85,7 @@ class _ValuePattern(InlineProcessor):
                 "class": "ldr-value", "tabindex": "0", "data-card": card,
                 "data-proof": item.name, "data-key": m.group("key"),
                 "data-format": (m.group("fmt") or "").strip(),
-                "title": f"{item.name}: {detail} (torch {p.torch}, {p.device}, {p.measured_at})",
+                "title": f"{item.name}: {detail} ({p.runtime}, {p.device}, {p.measured_at})",
             }.items()}
             text = _text(text)
             el = etree.Element("span", attrs)

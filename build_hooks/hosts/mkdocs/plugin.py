@@ -308,9 +308,10 @@ def _prestart(root: Path, options: tuple) -> tuple | None:
     options), library)`` for on_config to use, or None."""
     try:
         library = _library(root, options)
-        if not library.plan():
+        todo = library.plan()
+        if not todo:
             return (root, options), library
-        runner = library.runner()
+        runner = library.runner(todo)  # the host run() will use: with torch only if one of them imports it
     except Exception as exc:  # noqa: BLE001
         log.debug(f"the proof host was not started early: {exc}")
         return None
