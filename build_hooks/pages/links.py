@@ -28,6 +28,16 @@ def base_url(page_url: str | None) -> str:
     return "../" * depth
 
 
+def page_link(page_url: str | None, target_url: str, fragment: str = "") -> str:
+    """A link from the page at ``page_url`` to the page at ``target_url`` (both from the site's
+    root), with an optional ``#fragment``. Never empty nor a bare ``#fragment``, which would name
+    this page: where the path between them is empty (the home page's card seen from a page that
+    Zensical has links made for from its source folder, ``page.md`` -> ``""``: site.py) it is
+    ``./`` (``./#proof-x``), which the browser and Zensical resolve to that folder's page."""
+    link = f"{base_url(page_url)}{target_url}" or "./"
+    return f"{link}#{fragment}" if fragment else link
+
+
 @dataclass
 class CardLinks:
     pages: Pages | None
@@ -51,7 +61,20 @@ class CardLinks:
             return f"{base_url(self.page_url)}proofs/{name}.py"
         if target[0] == self.page:
             return f"#proof-{name}"
-        return f"{base_url(self.page_url)}{target[1]}#proof-{name}"
+        return page_link(self.page_url, target[1], f"proof-{name}")
+
+    def root(self, name: str) -> str:
+        """The same target from the site's root (an inline value's ``data-card``): ``#proof-x``
+        on this page, else ``other/#proof-x`` (``./#proof-x`` for the home page's card with
+        directory URLs), or the published script, ``proofs/x.py``, when no page shows a card."""
+        if self.pages is None:
+            return f"#proof-{name}"
+        target = self.card_page(name)
+        if target is None:
+            return f"proofs/{name}.py"
+        if target[0] == self.page:
+            return f"#proof-{name}"
+        return page_link(None, target[1], f"proof-{name}")
 
     def source(self, name: str) -> str:
         """For the Markdown tree: relative to the page's source file."""

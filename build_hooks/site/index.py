@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from build_hooks.core.safefs import is_regular, read_bytes
-from build_hooks.pages.links import base_url
+from build_hooks.pages.links import base_url, page_link
 from build_hooks.pages.quotes import Quote, page_title, quotes
 from build_hooks.proofs.pin import public_version
 from build_hooks.store.history import version_key, version_store, versions
@@ -137,8 +137,8 @@ def collect(library, pages, page_url: str | None, instrument_proofs: dict[str, s
         row = ProofRow(name, proof.title, proof.purpose, py, py, ipynb)
         for source, url, title, items in uses.get(name, []):
             card = any(q.kind == "card" for q in items)
-            href = f"{prefix}{url}" + (f"#proof-{name}" if card else "")
-            use = PageUse(title, href or "./", library.layout.page(source), card)
+            href = page_link(page_url, url, f"proof-{name}" if card else "")
+            use = PageUse(title, href, library.layout.page(source), card)
             for quote in items:
                 use.items.append((quote.kind, quote.detail, quote.line))
             row.pages.append(use)

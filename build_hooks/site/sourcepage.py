@@ -114,11 +114,12 @@ border-right:1px solid var(--rule);-webkit-user-select:none;user-select:none}
 
 def render_page(proof: Proof, code: str, card_href: str | None) -> str:
     """The page: ``code`` is :func:`highlight_source` of the proof; ``card_href`` its card,
-    relative to ``proofs/`` (None: no page shows one; the link goes to the site's home)."""
+    relative to ``proofs/`` (None: no page shows one; the link goes to the site's home page,
+    ``../index.html``, which a site read from files has too)."""
     name, script = proof.name, proof.path.name
     lines = line_count(proof.source)
     back = (f'<a href="{escape(card_href)}">&larr; Back to the card</a>' if card_href
-            else '<a href="../">&larr; Back to the site</a>')
+            else '<a href="../index.html">&larr; Back to the site</a>')  # with or without directory URLs
     if proof.helpers:
         helpers = [f'<a href="{escape(helper)}" download="{escape(helper)}"><code>{escape(helper)}</code></a>'
                    for helper, _ in proof.helpers]

@@ -204,7 +204,8 @@ def test_downloads_list_scripts_used_helpers_notebooks_source_pages_and_drawings
                              "proofs/uses.py.html"]
     assert found["proofs/uses.py"] == project.root / "proofs" / "uses.py"
     page = found["proofs/uses.py.html"].decode()  # no host told it where the card is: back to the site
-    assert '<a href="../">&larr; Back to the site</a>' in page and '<a href="_help.py" download="_help.py">' in page
+    assert '<a href="../index.html">&larr; Back to the site</a>' in page
+    assert '<a href="_help.py" download="_help.py">' in page
     cards = {"uses": [("part.md", "part/")]}
     linked = dict(downloads(project.root, library.proofs, cards=cards))["proofs/uses.py.html"].decode()
     assert '<a href="../part/#proof-uses">&larr; Back to the card</a>' in linked

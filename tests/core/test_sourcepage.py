@@ -119,7 +119,7 @@ def test_the_source_page_stands_alone_and_every_link_resolves(built):
     assert 'href="tricky.py" download="tricky.py"' in page and 'href="tricky.ipynb" download="tricky.ipynb"' in page
     # A proof that no page shows still has its page; it leads back to the site.
     loner = (site / "proofs" / "loner.py.html").read_text(encoding="utf-8")
-    assert '<a href="../">&larr; Back to the site</a>' in loner and "nobody shows me" in loner
+    assert '<a href="../index.html">&larr; Back to the site</a>' in loner and "nobody shows me" in loner
 
 
 def test_the_source_page_follows_the_script_and_a_warm_build_writes_the_same_bytes(built):

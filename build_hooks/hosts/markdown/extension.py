@@ -77,10 +77,7 @@ class _ValuePattern(InlineProcessor):
         try:
             text, detail, item = state.value(m)
             p = item.provenance
-            card, base = state.card_href(item.name), state.base_url()
-            if base and card.startswith(base):  # another page's card: from the site's root
-                card = card[len(base):]
-                card = f"./{card}" if card.startswith("#") else card  # the home page's, not this one's
+            card = state.links().root(item.name)  # from the site's root: the same under every host
             attrs = {name: _text(value) for name, value in {
                 "class": "ldr-value", "tabindex": "0", "data-card": card,
                 "data-proof": item.name, "data-key": m.group("key"),

@@ -6,6 +6,7 @@ state; outside Zensical's renderer it returns ``None``."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from markdown.postprocessors import Postprocessor
@@ -28,11 +29,40 @@ def attach(md, extension) -> object | None:
     session = session_for(root)
     # the extension's options in mkdocs.yml
     session.state.use_widgets(extension.getConfig("widgets") or (), extension.getConfig("typed_versions") or "off")
+    add_fences(md, get_config(), session.state.registry.widgets)
     end = _PageEnd(md, session, context)
     md.preprocessors.register(_PageStart(md, session, context), "ldr_zensical_page", 45)
     md.treeprocessors.register(_TreeDone(md, end), "ldr_zensical_tree_done", -100)
     md.postprocessors.register(end, "ldr_zensical_page_end", -100)
     return session.state
+
+
+def add_fences(md, config: dict, widgets) -> None:
+    """What the MkDocs plugin adds to the configuration, added here, so that listing the extension
+    is enough (README, "Using the package in another site"): the ldr fences join superfences'
+    ``custom_fences`` in Zensical's configuration (every superfences built from now on has them:
+    Zensical lists superfences after the extension when mkdocs.yml does not list it), and this
+    page's superfences when mkdocs.yml lists it before the extension; ``attr_list``, as the plugin."""
+    from pymdownx import superfences
+
+    from build_hooks.hosts.markdown.fences import custom_fences
+
+    options = config["mdx_configs"].setdefault("pymdownx.superfences", {})
+    listed = options.setdefault("custom_fences", [])
+    names = {fence.get("name") for fence in listed if isinstance(fence, dict)}
+    missing = [fence for fence in custom_fences(widgets) if fence["name"] not in names]
+    listed.extend(missing)
+    for built in md.registeredExtensions:
+        if isinstance(built, superfences.SuperFencesCodeExtension):  # listed before the extension
+            have = {fence["name"] for fence in built.superfences}
+            for fence in (f for f in custom_fences(widgets) if f["name"] not in have):
+                built.extend_super_fences(  # as superfences' own extendMarkdown does for each
+                    fence["name"],
+                    partial(superfences._formatter, class_name=fence["class"], _fmt=fence["format"]),
+                    partial(superfences._validator, validator=fence["validator"]),
+                    partial(superfences._reset, _reset=superfences.default_reset))
+    if "attr_list" not in config["markdown_extensions"]:
+        md.registerExtensions(["attr_list"], {})
 
 
 def _rendering_context(md):

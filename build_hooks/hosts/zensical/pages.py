@@ -20,8 +20,8 @@ def page_url(source: str, directory_urls: bool = True) -> str:
     stem, _, _ = source.rpartition(".")
     folder, _, name = stem.rpartition("/")
     prefix = f"{folder}/" if folder else ""
-    if name in ("index", "README"):
-        return prefix
+    if name in ("index", "README"):  # the folder's page: its folder, or its file without directory URLs
+        return prefix if directory_urls else f"{prefix}index.html"
     return f"{prefix}{name}/" if directory_urls else f"{prefix}{name}.html"
 
 

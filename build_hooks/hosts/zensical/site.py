@@ -32,13 +32,12 @@ import posixpath
 import sys
 from pathlib import Path
 
-import yaml
-
 from build_hooks.core.errors import DirectiveError, LdrError
-from build_hooks.core.safefs import UnsafeFile, read_text
 from build_hooks.core.textsafe import printable
-from build_hooks.hosts.siteconfig import layout_for, site_config
+from build_hooks.hosts.siteconfig import layout_for
+from build_hooks.hosts.zensical import settings
 from build_hooks.hosts.zensical.pages import card_pages, front_matter_lines, site_pages
+from build_hooks.hosts.zensical.settings import WATCH_LINE, cli_args, config_root, theme_assets
 from build_hooks.pages.links import Pages
 from build_hooks.run.library import Diagnostic, Library
 from build_hooks.run.status import store_diagnostics
@@ -59,30 +58,6 @@ def running() -> bool:
     return "zensical.config" in sys.modules
 
 
-def _cli_args() -> tuple[str | None, dict[str, object]]:
-    """Zensical's command (``build`` or ``serve``) and the options that matter here, from its
-    command line: the renderer runs on a thread of Zensical's runtime, outside click's context."""
-    args = sys.argv[1:]
-    command = args[0] if args and not args[0].startswith("-") else None
-    options: dict[str, object] = {"strict": False, "config_file": None}
-    rest = iter(args[1:] if command else args)
-    for arg in rest:
-        if arg in ("-f", "--config-file"):
-            options["config_file"] = next(rest, None)
-        elif arg.startswith("--config-file="):
-            options["config_file"] = arg.split("=", 1)[1]
-        elif arg in ("-a", "--dev-addr"):
-            next(rest, None)
-        elif arg == "--strict" or (arg.startswith("-") and not arg.startswith("--") and "s" in arg[1:]):
-            options["strict"] = True
-    return command, options
-
-
-def _config_root() -> Path:
-    config_file = _cli_args()[1]["config_file"]
-    return Path(str(config_file)).resolve().parent if config_file else Path.cwd().resolve()
-
-
 def _say(level: str, message: str) -> None:
     prefix = {"error": "Error: ldr: ", "warning": "Warning: ldr: "}.get(level, "ldr: ")
     print(prefix + printable(message).replace("\n", "\n  "), file=sys.stderr, flush=True)
@@ -98,30 +73,6 @@ def site_files(library: Library, cards: Pages | None = None) -> list[Entry]:
     return [*for_library(library, cards), *assets.files(*theme_assets(library.root))]
 
 
-class _Tolerant(yaml.SafeLoader):
-    """Safe YAML that reads a tag it does not know (``!ENV``, ``!!python/...``) as null."""
-
-
-_Tolerant.add_multi_constructor("", lambda loader, suffix, node: None)
-
-
-def theme_assets(root: Path) -> tuple[Path | None, list]:
-    """``theme.custom_dir`` (absolute) and ``theme.ldr_assets`` as the root's mkdocs.yml states
-    them: the theme's files that join the package's in the bundles (site/assets.py)."""
-    path = site_config(root)
-    try:
-        doc = yaml.load(read_text(path, limit="data"), Loader=_Tolerant) if path else None
-    except (OSError, UnsafeFile, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise LdrError(f"{path}: cannot read the theme's options ({exc}); fix the file") from exc
-    theme = doc.get("theme") if isinstance(doc, dict) else None
-    theme = theme if isinstance(theme, dict) else {}
-    custom_dir, listed = theme.get("custom_dir"), theme.get(assets.OPTION) or []
-    if not isinstance(listed, list):
-        raise LdrError(f"{path}: theme.{assets.OPTION} must be a list of the theme's .css and .js "
-                       f"files, not {listed!r}")
-    return (Path(root) / custom_dir if isinstance(custom_dir, str) else None), listed
-
-
 # -- the session: one per project and process ------------------------------------------------
 class Session:
     """What the plugin keeps across a build: the library, the extension's state, what was said."""
@@ -130,7 +81,7 @@ class Session:
         from build_hooks.hosts.markdown.state import LdrState
 
         self.root = Path(root).resolve()
-        command, options = _cli_args()
+        command, options = cli_args()
         self.serving = command == "serve"
         self.strict = bool(options["strict"]) and not self.serving
         # The plugin's folder and pin options, read from mkdocs.yml as `ldr` reads them.
@@ -200,7 +151,7 @@ class Session:
         layout = self.library.layout
         seen: list[tuple[str, int, int] | tuple[str, int]] = []  # (path, mtime, size); the pin file's has no size
         for folder, pattern in ((layout.proofs, "*.py"), (layout.results, "*.json"),
-                                (layout.drawings, "*"), (_docs_dir(self.root), "**/*.md")):
+                                (layout.drawings, "*"), (settings.docs_dir(self.root), "**/*.md")):
             for path in sorted(folder.glob(pattern)):
                 stat = path.stat()
                 seen.append((str(path), stat.st_mtime_ns, stat.st_size))
@@ -211,7 +162,7 @@ class Session:
 
     def begin_build(self) -> None:
         self.state.begin_build()
-        pages = site_pages(_docs_dir(self.root), _directory_urls())
+        pages = site_pages(settings.docs_dir(self.root), settings.directory_urls(self.root))
         self.state.card_urls = card_pages(pages, self.state.registry)
         self.state.site_pages = pages  # as the plugin sets them (the proofs index reads them)
         self.said.clear()
@@ -221,12 +172,16 @@ class Session:
         if inputs != self.inputs:
             self.begin_build()
             self.inputs = inputs
-        if not self.prepared:  # the config has no `watch:` call: publish for the next build
+        if not self.prepared:  # the config has no `watch:` call: Zensical has listed docs/ already
             self.prepared = True
-            self.publish(_docs_dir(self.root))
-            _say("warning", "the downloads are published for the next build only: set `watch: "
-                 "!!python/object/apply:build_hooks.hosts.zensical.site.prepare []` in mkdocs.yml "
-                 "(README, Zensical)")
+            fix = (f"{settings.config_file(self.root)}: Zensical runs no MkDocs plugin, and this file "
+                   f"has no `watch:` call to prepare its build (run the proofs, publish the downloads "
+                   f"the cards link to); fix: add the line `{WATCH_LINE}` (README, Zensical)")
+            if not self.serving:
+                _say("error", fix)
+                raise LdrError(fix)
+            self.publish(settings.docs_dir(self.root))  # for the next build
+            _say("warning", fix)
         state = self.state
         state.diagnostics = []
         state.deferred = None  # no post-page step: bulky HTML stays where it is
@@ -236,7 +191,7 @@ class Session:
         # folder, as if it were the page's URL ("drift/x.md" -> "drift/"), and Zensical does the rest.
         folder = posixpath.dirname(source)
         state.begin_page(source, f"{folder}/" if folder else "",
-                         front_matter_lines(_docs_dir(self.root) / source, lines))
+                         front_matter_lines(settings.docs_dir(self.root) / source, lines))
 
     def end_page(self, html: str, page) -> str:
         state = self.state
@@ -287,12 +242,17 @@ def prepare(root: str | None = None, docs_dir: str = "docs") -> list[str]:
     give ``docs_dir`` (``{kwds: {docs_dir: ...}}``) when the config's is not ``docs``."""
     if not running():
         return []
-    base = _config_root()
+    base = config_root()
     project = (base / root).resolve() if root else base
     try:
+        config = settings.config_file(base)
+        if not settings.lists_extension(config):  # the pages would keep their fences as code
+            raise LdrError(f"{config}: Zensical runs no MkDocs plugin, and this file does not list "
+                           "the ldr Markdown extension, so its fences and values would stay as they "
+                           "are written; fix: add `- ldr` under `markdown_extensions:` (README, Zensical)")
         session_for(project).prepare(project / docs_dir)
     except LdrError as exc:
-        if _cli_args()[0] != "serve":
+        if cli_args()[0] != "serve":
             raise
         _say("warning", str(exc))  # an exception here would end `zensical serve`
     return watched(project, docs_dir)
@@ -323,25 +283,6 @@ def watched(project: Path, docs_dir: str = "docs") -> list[str]:
 
 
 # -- small helpers ------------------------------------------------------------------------------
-def _zensical_config() -> dict:
-    try:
-        from zensical.config import get_config
-
-        return get_config() or {}
-    except Exception:  # noqa: BLE001 - before Zensical has parsed its config (prepare)
-        return {}
-
-
-def _docs_dir(root: Path) -> Path:
-    config = _zensical_config()
-    docs = config.get("docs_dir") or "docs"
-    return (Path(config.get("root_dir") or root) / docs).resolve()
-
-
-def _directory_urls() -> bool:
-    return bool(_zensical_config().get("use_directory_urls", True))
-
-
 def _floors_file() -> Path:
     from build_hooks.series.pagetheme import FLOORS_FILE
 
