@@ -331,3 +331,21 @@ def test_zensical_names_what_the_config_lacks(measured, tmp_path, missing, fix):
     said = done.stdout + done.stderr
     assert done.returncode != 0, said
     assert str(site.root / "mkdocs.yml") in said and fix in said, said
+
+
+@pytest.mark.parametrize("listed", [
+    "  - pymdownx.superfences\n  - ldr\n",  # superfences is built before the extension runs
+    "  - ldr\n  - pymdownx.superfences:\n      custom_fences:\n        - {name: text, class: text}\n",
+], ids=["superfences-first", "superfences-after-with-fences-of-its-own"])
+def test_zensical_gets_the_fences_wherever_superfences_is_listed(measured, tmp_path, listed):
+    config = re.sub(r"^markdown_extensions:\n(  .*\n)+", "markdown_extensions:\n" + listed,
+                    readme_config(), flags=re.M)
+    assert listed in config
+    site = copy_site(measured, tmp_path / "site-src", config)
+    (site.root / "docs" / "page.md").write_text(PAGES["page.md"] + "\n```text\nplain\n```\n")
+    built = site.build("zensical")
+    for source in PAGES:  # the first page rendered, whichever it is, and the later ones
+        page = page_file(built, source, True)
+        assert "```" not in "".join(parse(page).text) and 'class="ldr-' in page.read_text(), source
+    if "name: text" in listed:  # the site's own fence is kept
+        assert '<pre class="text">' in page_file(built, "page.md", True).read_text()
