@@ -253,6 +253,7 @@ def prepare(root: str | None = None, docs_dir: str = "docs") -> list[str]:
         session_for(project).prepare(project / docs_dir)
     except LdrError as exc:
         if cli_args()[0] != "serve":
+            _say("error", str(exc))  # plainly, before Zensical's traceback
             raise
         _say("warning", str(exc))  # an exception here would end `zensical serve`
     return watched(project, docs_dir)
