@@ -30,6 +30,7 @@ from build_hooks.core.cache import TextCache, key_of
 from build_hooks.core.textsafe import printable
 from build_hooks.pages.links import Pages
 from build_hooks.proofs.discovery import Proof
+from build_hooks.proofs.imports import needs as what_it_needs
 
 
 def page_name(name: str) -> str:
@@ -120,13 +121,8 @@ def render_page(proof: Proof, code: str, card_href: str | None) -> str:
     lines = line_count(proof.source)
     back = (f'<a href="{escape(card_href)}">&larr; Back to the card</a>' if card_href
             else '<a href="../index.html">&larr; Back to the site</a>')  # with or without directory URLs
-    if proof.helpers:
-        helpers = [f'<a href="{escape(helper)}" download="{escape(helper)}"><code>{escape(helper)}</code></a>'
-                   for helper, _ in proof.helpers]
-        listed = helpers[0] if len(helpers) == 1 else ", ".join(helpers[:-1]) + " and " + helpers[-1]
-        needs = f"needs torch and {listed} beside it"
-    else:
-        needs = "needs nothing but torch"
+    needs = what_it_needs(proof.torch, [f'<a href="{escape(helper)}" download="{escape(helper)}"><code>'
+                                        f"{escape(helper)}</code></a>" for helper, _ in proof.helpers])
     numbers = "\n".join(str(n) for n in range(1, lines + 1))
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'

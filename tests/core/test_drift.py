@@ -170,6 +170,7 @@ def test_repeat_runs_measure_the_noise_that_drift_uses(project, tmp_path):
     counter = tmp_path / "count"
     project.proof("counter", f"""\
         import json, pathlib
+        import torch  # noqa: F401  (noise is per torch version)
         p = pathlib.Path({str(counter)!r})
         n = int(p.read_text()) if p.exists() else 0
         p.write_text(str(n + 1))

@@ -23,7 +23,7 @@ def rows(html: str) -> dict[str, str]:
 
 @pytest.fixture
 def site(project):
-    project.proof("toll", 'import json\nprint("1 element: 0.5 us")\nprint("TOLL=" + json.dumps({"us": 0.5}))\n',
+    project.proof("toll", 'import json\nimport torch\nprint("1 element: 0.5 us")\nprint("TOLL=" + json.dumps({"us": 0.5}))\n',
                   doc="What does one <b>op</b> cost?\n\nIt times one add.")
     project.proof("bits", 'print("BITS=16")\n', doc="How many bits does `torch.half` hold?")
     project.proof("lonely", 'print("alone")\n', doc="Is anyone quoting me?")
@@ -123,9 +123,8 @@ def test_a_stale_record_is_named_with_its_reason_and_a_failed_one_with_its_end(s
     assert site.build(strict=False).returncode == 0
     lonely = rows(site.html("proofs"))["lonely"]
     measured = json.loads(site.record("lonely").read_text())["failure"]["measured_at"][:10]
-    assert ('<span class="ldr-index__state ldr-index__state--failed" title="failed under torch '
-            f'{json.loads(site.record("lonely").read_text())["torch"]} on {measured}: it exited with status 3; '
-            'shown: the last good run">failed</span>') in lonely
+    assert ('<span class="ldr-index__state ldr-index__state--failed" title="failed '  # plain Python: no torch
+            f'on {measured}: it exited with status 3; shown: the last good run">failed</span>') in lonely
     (site.root / "mkdocs.yml").write_text(site.root.joinpath("mkdocs.yml").read_text().replace(
         "  - ldr\n", "  - ldr:\n      run: false\n"))
     site.proof("bits", 'print("BITS=17")\n', doc="How many bits does `torch.half` hold?")

@@ -126,7 +126,7 @@ def test_a_notebook_in_a_fresh_kernel_prints_what_the_script_prints(tmp_path):
     # The docstring is text: only backticks stay markup.
     assert nb.cells[0].source == ("# Two \\*doubles\\* and a \\<b\\>bold\\</b\\> claim\n\n"
                                   "Adds `x + x` for a few x; the helper `_twice.py` does the work.")
-    assert "needs torch and `_twice.py` beside it" in nb.cells[1].source
+    assert "It needs `_twice.py` beside it." in nb.cells[1].source  # plain Python: no torch
     assert "No run of it is recorded yet" in nb.cells[1].source
     codes = [c.source for c in nb.cells if c.cell_type == "code"]
     # Cut at the # %% markers; the bare `len(doubled)` is quieted with a `;`.
@@ -210,7 +210,7 @@ def test_downloads_list_scripts_used_helpers_notebooks_source_pages_and_drawings
     linked = dict(downloads(project.root, library.proofs, cards=cards))["proofs/uses.py.html"].decode()
     assert '<a href="../part/#proof-uses">&larr; Back to the card</a>' in linked
     nb = nbformat.reads(found["proofs/uses.ipynb"].decode(), as_version=4)
-    assert "needs torch and `_help.py` beside it" in nb.cells[1].source
+    assert "It needs `_help.py` beside it." in nb.cells[1].source  # plain Python: no torch
     assert [uri for uri, _ in for_library(library)] == sorted(found)
 
 

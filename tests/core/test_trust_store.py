@@ -294,7 +294,7 @@ def test_a_helper_change_makes_the_proof_stale_and_the_page_shows_the_new_value(
     assert first.returncode == 0, first.stderr
     assert shown(project.html()) == "42"
     html = project.html()
-    assert 'needs torch and <a class="ldr-proof__helper" href="proofs/_common.py" download="_common.py">' in html
+    assert 'needs <a class="ldr-proof__helper" href="proofs/_common.py" download="_common.py">' in html  # no torch
     assert 'href="proofs/_deep.py"' in html
     site = project.root / "site" / "proofs"
     assert (site / "_common.py").read_text() == (project.root / "proofs" / "_common.py").read_text()
@@ -339,11 +339,11 @@ def test_a_missing_helper_is_an_error_naming_proof_line_and_fix(project):
     assert "Traceback" not in build.stderr
 
 
-def test_the_card_of_a_proof_without_helpers_still_needs_nothing_but_torch(project):
-    project.proof("p", GOOD)
+def test_the_card_of_a_proof_without_helpers_needs_nothing_but_python(project):
+    project.proof("p", GOOD)  # plain Python (a proof that imports torch needs nothing but torch)
     project.page("index.md", PAGE)
     assert project.build().returncode == 0
-    assert "needs nothing but torch" in project.html()
+    assert "needs nothing but Python" in project.html()
     assert not (project.root / "site" / "proofs" / "_common.py").exists()
 
 
