@@ -23,7 +23,8 @@ def rows(html: str) -> dict[str, str]:
 
 @pytest.fixture
 def site(project):
-    project.proof("toll", 'import json\nimport torch\nprint("1 element: 0.5 us")\nprint("TOLL=" + json.dumps({"us": 0.5}))\n',
+    project.proof("toll", 'import json\nimport torch\n'  # a torch proof: history and a foreign record
+                  'print("1 element: 0.5 us")\nprint("TOLL=" + json.dumps({"us": 0.5}))\n',
                   doc="What does one <b>op</b> cost?\n\nIt times one add.")
     project.proof("bits", 'print("BITS=16")\n', doc="How many bits does `torch.half` hold?")
     project.proof("lonely", 'print("alone")\n', doc="Is anyone quoting me?")
