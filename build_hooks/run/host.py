@@ -12,7 +12,8 @@ JSON object per line:
   set and ``unset`` removed in the proof's environment, over the host's own);
 * host -> parent: ``{"id": 1, "status": "ok|failed|timeout|killed|output-limit",
   "returncode": int|null, "signal": int|null, "wall_s": float, "cwd": "/tmp/ldr-../x-..",
-  "leftovers": int, "held": bool, "stdout": base64, "stderr": base64}``.
+  "leftovers": int, "held": bool, "cpu_s": float|null, "hit": "cpu|wall"|null, "stdout":
+  base64, "stderr": base64}``.
 
 In fork mode each child is forked from this process, which has imported torch but never
 runs a torch op: a child forked after a multithreaded op would hang. Each proof's child is
@@ -39,8 +40,11 @@ started the host exits, and `mkdocs serve` starts it from a short-lived thread.)
 process group is killed.
 
 How a proof process runs its script (faulthandler, line-buffered output, its own frames in
-tracebacks, relative names): see child.py. At a timeout the host sends ``DUMP_SIGNAL``,
-which makes faulthandler print where the proof hangs, then ``DUMP_WAIT`` s later SIGKILL.
+tracebacks, relative names): see child.py. What a timeout counts (the proof's CPU time, never
+more than its clock time, with a clock backstop for a proof that waits): see timeouts.py. At a
+timeout the host sends ``DUMP_SIGNAL``, which makes faulthandler print where the proof hangs,
+then ``DUMP_WAIT`` s later SIGKILL; the reply says which limit it reached (``hit``: cpu or wall)
+and the CPU time it used (``cpu_s``).
 """
 
 from __future__ import annotations
@@ -59,17 +63,20 @@ HOST_FILE = os.path.abspath(__file__)
 PROOF_FILE = os.path.join(os.path.dirname(HOST_FILE), "child.py")
 
 
-def _load_child():
-    """child.py, under a private name: never a proof's sibling module of the same name."""
+def _load(name: str):
+    """A sibling module (child.py, timeouts.py), under a private name: never a proof's sibling
+    module of the same name."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("_ldr_child", PROOF_FILE)
+    path = os.path.join(os.path.dirname(HOST_FILE), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_ldr_{name}", path)
+    assert spec is not None and spec.loader is not None  # a .py file path always has both
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-_child = _load_child()
+_child, _timeouts = _load("child"), _load("timeouts")
 run_proof, finish, _prctl = _child.run_proof, _child.finish, _child._prctl
 DUMP_SIGNAL, PR_SET_CHILD_SUBREAPER = _child.DUMP_SIGNAL, _child.PR_SET_CHILD_SUBREAPER
 DUMP_WAIT = 0.5  # seconds between the stack dump and SIGKILL at a timeout
@@ -167,7 +174,11 @@ class Job:
         self.id = request["id"]
         self.pid, self.cwd = pid, cwd
         self.cap = int(request.get("cap", 1 << 20))
-        self.deadline = time.monotonic() + float(request.get("timeout", 120))
+        self.timeout = float(request.get("timeout", 120))
+        self.begun = time.monotonic()
+        self.deadline = self.begun + self.timeout  # the next look at its time (timeouts.py)
+        self.hit: str | None = None  # the limit a timeout reached: cpu or wall
+        self.cpu: float | None = None  # CPU seconds, read at a check or at its end
         self.kill_at: float | None = None  # set when the stack dump has been asked for
         self.grace_until: float | None = None  # set when the proof's process has ended
         self.started = time.perf_counter()
@@ -327,7 +338,7 @@ class Host:
         reaped = False
         while True:
             try:
-                pid, wait_status = os.waitpid(-1, os.WNOHANG)
+                pid, wait_status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 self.suspects.clear()  # no child at all: nothing was left behind
                 self.killed.clear()
@@ -342,6 +353,7 @@ class Host:
                 continue  # something a proof left behind, now gone
             job.wall = time.perf_counter() - job.started
             job.wait_status = wait_status
+            job.cpu = usage.ru_utime + usage.ru_stime  # its threads and the children it waited for
             job.grace_until = time.monotonic() + GRACE
             # The rest of its process group goes with it: counted first, each one, since the
             # sweep below only sees those not dead yet (of 200 sleepers, a handful).
@@ -371,7 +383,7 @@ class Host:
         due = []
         for job in self.jobs:
             if job.wait_status is None:
-                if job.kill_at is None and now >= job.deadline:
+                if job.kill_at is None and now >= job.deadline and self.over_time(job, now):
                     job.status = job.status or "timeout"
                     job.kill_at = now + DUMP_WAIT
                     try:
@@ -394,6 +406,15 @@ class Host:
         soonest = min((t for t in due if t != float("inf")), default=None)
         return None if soonest is None else max(0.0, soonest - now)
 
+    def over_time(self, job: Job, now: float) -> bool:
+        """Whether ``job`` has reached its limit (timeouts.py); if not, when to look again."""
+        wall = now - job.begun
+        job.cpu = _timeouts.cpu_seconds([job.pid, *(p for p in group_of(job.pid) if p != job.pid)])
+        job.hit = _timeouts.verdict(wall, job.cpu, job.timeout)
+        if job.hit is None:
+            job.deadline = now + _timeouts.next_check(wall, job.cpu or 0.0, job.timeout)
+        return job.hit is not None
+
     def open_fds(self, job: Job) -> list[int]:
         return [fd for fd in (job.out_fd, job.err_fd) if fd in self.by_fd]
 
@@ -412,7 +433,8 @@ class Host:
             self.send({
                 "id": job.id, "status": status, "returncode": returncode, "signal": sig,
                 "wall_s": round(job.wall, 6), "cwd": job.cwd, "leftovers": job.leftovers,
-                "held": job.held,
+                "held": job.held, "cpu_s": None if job.cpu is None else round(job.cpu, 3),
+                "hit": job.hit if status == "timeout" else None,
                 "stdout": base64.b64encode(bytes(job.fds[job.out_fd])).decode(),
                 "stderr": base64.b64encode(bytes(job.fds[job.err_fd])).decode(),
             })

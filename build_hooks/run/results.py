@@ -1,5 +1,6 @@
 """What running a proof takes and gives back: the job, its result, and how its output is told
-(signal names, the last lines reports quote, bytes decoded, this machine's folders neutral)."""
+(signal names, what limit a timeout reached and how to raise it, the last lines reports quote,
+trimmed to the proof's own frames, bytes decoded, this machine's folders neutral)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import re
 import signal
 from dataclasses import dataclass
 from pathlib import Path
+
+from build_hooks.proofs.records import FailureNote, Provenance
+from build_hooks.run.timeouts import BACKSTOP
 
 
 @dataclass
@@ -32,6 +36,8 @@ class RunResult:
     stderr: str
     limit: float | None = None  # the timeout it ran under
     leftovers: int = 0  # processes it left running after it ended (killed by the host)
+    cpu_s: float | None = None  # the CPU time it used (None: not measured)
+    hit: str | None = None  # the limit a timeout reached: "cpu" or "wall" (timeouts.py)
 
     @property
     def ok(self) -> bool:
@@ -39,12 +45,53 @@ class RunResult:
 
     def describe(self) -> str:
         if self.status == "timeout":
-            return f"timed out after {self.limit or self.wall_s:g} s"
+            return timed_out(self.limit, self.hit, self.wall_s, self.cpu_s)
         if self.status == "output-limit":
             return "printed more than its output cap and was stopped"
         if self.signal is not None:
             return f"was killed by signal {self.signal} ({signal_name(self.signal)})"
         return f"exited with status {self.returncode}"
+
+
+def timed_out(limit: float | None, hit: str | None, wall_s: float, cpu_s: float | None = None) -> str:
+    """A timeout in words, with the limit it reached: its CPU time, or the clock (the backstop
+    of a proof that waits, or where CPU time cannot be read): see timeouts.py."""
+    if limit is None or hit not in ("cpu", "wall"):  # a record that does not say
+        return f"timed out after {limit or wall_s:g} s"
+    if hit == "cpu":
+        return f"timed out after {limit:g} s of CPU time ({wall_s:.1f} s on the clock)"
+    used = "" if cpu_s is None else f" with {cpu_s:.2f} s of CPU time"
+    if wall_s >= BACKSTOP * limit:
+        return (f"timed out after {BACKSTOP * limit:g} s on the clock ({BACKSTOP} x its {limit:g} s "
+                f"timeout){used}: it was waiting, not working")
+    return f"timed out after {limit:g} s on the clock{used}"
+
+
+def remedy(status: str, name: str, script: str, timeout: float | None = None, cap: int | None = None) -> str:
+    """How the author gets past a failed run, for build warnings and ``ldr run`` (never a card)."""
+    if status == "timeout" and timeout:
+        return (f'fix: make it finish sooner, or raise its limit in {script}: PROOF = {{"timeout": '
+                f"{2 * timeout:g}}} (now {timeout:g} s of CPU time; README: Proofs)")
+    if status == "output-limit" and cap:
+        return (f'fix: print less, or raise its cap in {script}: PROOF = {{"output_cap": {2 * cap}}} '
+                f"(now {cap:,} bytes)")
+    return (f"fix: run `python {script}` to see it fail; saving the fixed script reruns it "
+            f"(or `ldr run {name} --force`)")
+
+
+def failed_line(where: str, name: str, p: Provenance, what: FailureNote, script: str, timeout: float,
+                cap: int) -> str:
+    """A failed run (``what``, of the record ``p``) as a build warning: one line naming the proof,
+    how it ended (a timeout: the limit it reached), when, and the fix; then the last lines it
+    printed and of its traceback (trimmed to the proof's own frames when recorded: own_frames)."""
+    message = what.message
+    if what.status == "timeout" and p.failure is None:  # a record that never succeeded keeps no message
+        clock = p.wall_s >= BACKSTOP * timeout or not p.os.startswith("Linux")  # see timeouts.py
+        message = timed_out(timeout, "wall" if clock else "cpu", p.wall_s)
+    under = f" under torch {what.torch}" if what.torch else ""
+    lines = "\n    ".join(what.stderr_tail) or "(no output)"
+    return (f"{where}: proof {name} ({p.device_class}) failed{under} on {what.measured_at}: it {message}; "
+            f"{remedy(what.status, name, script, timeout, cap)}; last lines:\n    {lines}")
 
 
 def signal_name(number: int) -> str:
@@ -60,7 +107,37 @@ def last_lines(stdout: list[str], stderr: list[str]) -> list[str]:
     stderr (up to 12: a traceback, or at a timeout faulthandler's stack), blank lines left out.
     A timeout's stack never hides what the proof printed before it."""
     shown = lambda lines, count: [line for line in lines if line.strip()][-count:]  # noqa: E731
-    return shown(stdout, 6) + shown(stderr, 12)
+    return shown(stdout, 6) + shown(own_frames(stderr), 12)
+
+
+PY_FRAME = re.compile(r'\s*File "(?P<file>[^"]*)", line \d+, in ')  # a traceback's frame
+DUMP_FRAME = re.compile(r'\s*File "(?P<file>[^"]*)", line (\d+|\?\?\?) in \S*$')  # faulthandler's
+DUMP_HEAD = re.compile(r"(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
+OTHERS = ("/", "~", "<", "site-packages/")  # files neutral() left absolute or named: not the proof's
+TOOL = ("build_hooks/run/host.py", "build_hooks/run/child.py")  # this tool's, inside a project
+
+
+def own_frames(stderr: list[str]) -> list[str]:
+    """A proof's stderr with the frames of tracebacks and faulthandler's stacks trimmed to its
+    own files (``proofs/x.py``, its helpers): torch's, Python's and this tool's are left out, and
+    so is the thread address of a stack (which differs on every run)."""
+    out: list[str] = []
+    below: int | None = None  # the indent of a traceback frame left out: its source lines go too
+    for line in stderr:
+        indent = len(line) - len(line.lstrip())
+        if below is not None and line.strip() and indent > below:
+            continue
+        below = None
+        frame = PY_FRAME.match(line) or DUMP_FRAME.match(line)
+        if (frame and frame.group("file").startswith(OTHERS) or frame and frame.group("file").endswith(TOOL)
+                or line.strip() == "<no Python frame>"):
+            below = indent if PY_FRAME.match(line) else None
+            continue
+        head = DUMP_HEAD.match(line)
+        out.append(f"{head.group(1)} (most recent call first):" if head else line)
+    heads = ("Current thread (most recent call first):", "Thread (most recent call first):")
+    return [line for i, line in enumerate(out)  # a stack none of whose frames is the proof's
+            if line not in heads or (i + 1 < len(out) and out[i + 1].startswith(" "))]
 
 
 def decode(raw: bytes) -> str:

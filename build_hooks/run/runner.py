@@ -1,7 +1,7 @@
 """Running proofs: one process per proof, hosted by a warm interpreter (see host.py).
 
 The runner is never left in a broken state: when the host dies, stays silent past a running
-proof's timeout (plus the host's grace and ``SLACK``), answers for an unknown proof, or the
+proof's clock backstop (timeouts.py; plus the host's grace and ``SLACK``), answers for an unknown proof, or the
 run is interrupted (Ctrl-C),
 the host is stopped (which kills every proof and what it started) and the error names the
 proofs that were running; the next run starts a fresh host. Output comes back with this
@@ -31,6 +31,7 @@ from build_hooks.core.errors import LdrError, PinError
 from build_hooks.core.textsafe import printable
 from build_hooks.proofs.pin import matches_pin
 from build_hooks.run.results import Job, RunResult, decode, neutral
+from build_hooks.run.timeouts import BACKSTOP
 
 HERE = Path(__file__).resolve().parent
 HOST = HERE / "host.py"
@@ -224,7 +225,7 @@ class Runner:
             name=job.name, status=reply["status"], returncode=reply["returncode"],
             signal=reply["signal"], wall_s=reply["wall_s"], stdout=text("stdout"),
             stderr=without_host_frames(text("stderr")), limit=job.timeout,
-            leftovers=reply.get("leftovers", 0),
+            leftovers=reply.get("leftovers", 0), cpu_s=reply.get("cpu_s"), hit=reply.get("hit"),
         )
 
     # -- running ---------------------------------------------------------------
@@ -272,7 +273,7 @@ class Runner:
             job = pending.pop(0)
             if on_start:
                 on_start(job)
-            due = time.monotonic() + job.timeout + DUMP_WAIT + GRACE + SLACK
+            due = time.monotonic() + BACKSTOP * job.timeout + DUMP_WAIT + GRACE + SLACK
             running[self._submit(job)] = (job, due)
 
     def _answered(self, running: dict[int, tuple[Job, float]]) -> tuple[Job, dict]:

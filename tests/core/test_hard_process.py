@@ -14,16 +14,17 @@ HANG = textwrap.dedent("""
     print("step one", flush=True)
     print("step two: 42 ms", flush=True)
     print("warming up", file=sys.stderr, flush=True)
-    time.sleep(60)
+    while True:  # a hang that works: its CPU time reaches the timeout (a sleeper meets the clock's 5x)
+        pass
 """)
 
 
 def test_a_timeout_keeps_the_lines_printed_before_it(project, tmp_path):
     env = fake_torch(tmp_path / "fake")
     project.proof("hangs", 'print("step one")\nprint("step two: 42 ms")\n')  # a good run first
-    project.proof("hangs_new", 'PROOF = {"timeout": 5}\n' + HANG)  # never succeeded
+    project.proof("hangs_new", 'PROOF = {"timeout": 2}\n' + HANG)  # never succeeded
     assert ldr(project.root, env, "run", "hangs").returncode == 0
-    project.proof("hangs", 'PROOF = {"timeout": 5}\n' + HANG)
+    project.proof("hangs", 'PROOF = {"timeout": 2}\n' + HANG)
     run = ldr(project.root, env, "run")
     assert run.returncode == 1
     for name in ("hangs", "hangs_new"):

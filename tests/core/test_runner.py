@@ -85,7 +85,8 @@ def test_timeout_kills_the_proof_and_its_children(runner, tmp_path):
         kid = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
         open({str(child)!r}, "w").write(str(kid.pid))
         print("started", flush=True)
-        time.sleep(300)
+        while True:  # busy: its CPU time reaches the timeout (a sleeper would meet the clock's 5 x)
+            pass
     """)
     result = run_one(runner, path, timeout=3.0)
     assert result.status == "timeout" and result.signal == 9

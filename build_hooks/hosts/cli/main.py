@@ -15,7 +15,7 @@ from build_hooks.hosts.cli.console import RunDisplay, console, guarded_streams, 
 from build_hooks.hosts.cli.report import cmd_check, cmd_status, shown
 from build_hooks.hosts.siteconfig import layout_for, site_config
 from build_hooks.run.library import Library
-from build_hooks.run.results import last_lines
+from build_hooks.run.results import last_lines, remedy
 from build_hooks.run.status import ended as _ended
 
 
@@ -96,6 +96,8 @@ def cmd_run(args, library: Library) -> int:
                 tail = record.failure.stderr_tail if record.failure else last_lines(record.stdout, record.stderr)
                 for line in tail:
                     display.detail((line, "dim"))  # a proof's own text: shown, never parsed
+                display.detail((remedy(result.status, proof.name, library.layout.shown(proof.path),
+                                       proof.timeout, proof.output_cap), "yellow"))
 
         for _ in range(repeat):
             library.run(names, force, on_start=lambda proof: display.started(proof.name), on_done=on_done)

@@ -25,7 +25,7 @@ from build_hooks.render.excerpt import render_excerpt
 from build_hooks.render.safe import visible, visible_record
 from build_hooks.render.values import format_value
 from build_hooks.run.library import Diagnostic, Library
-from build_hooks.run.results import last_lines
+from build_hooks.run.results import failed_line, last_lines
 from build_hooks.site.defer import join
 from build_hooks.store import quotestore
 
@@ -283,12 +283,9 @@ class LdrState:
                 what = p.failure or FailureNote(
                     p.status, status_phrase(p), p.torch, p.measured_at,
                     tuple(last_lines(item.stdout.splitlines(), item.stderr.splitlines())))
-                tail_lines = "\n    ".join(what.stderr_tail) or "(no output)"
-                self.diagnostics.append(Diagnostic(
-                    "warning",
-                    f"{where}: proof {name} ({p.device_class}) failed under torch "
-                    f"{what.torch} on {what.measured_at}: it {what.message}; last lines:\n    "
-                    f"{tail_lines}", page=self.page, proof=name))
+                self.diagnostics.append(Diagnostic("warning", failed_line(  # one line, then its last lines
+                    where, name, p, what, self.layout.shown(proof.path), proof.timeout, proof.output_cap),
+                    page=self.page, proof=name))
         if accelerator != "none" and not {"cuda", "mps"} & set(records):
             shows_cpu = "cpu" in records
             level = "info" if shows_cpu or proof.allow_unmeasured else "warning"

@@ -16,7 +16,8 @@
 * on_page_markdown / on_page_content: tell the extension which page it renders, then report
   what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
   on the page and logged as warnings, so that the server keeps answering; proof failures are
-  warnings);
+  warnings, and under ``mkdocs serve`` each is said once while the proof's script and records stay
+  as they are, not on every rebuild);
 * on_serve: watch proofs/ and drawings/ so that saving one rebuilds;
 * on_shutdown: stop the background scheduler and the proof host (a running proof is killed).
 
@@ -228,6 +229,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         for item in diagnostics:
             if item.proof:
                 self.reported.add(item.proof)
+                if not self._new(item.message, item.proof):
+                    continue
             (log.info if item.level == "info" else log.warning)(item.message)
         from build_hooks.series.pagetheme import FLOORS_FILE, decorate_page
 
@@ -265,14 +268,19 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             record = state.record
             if state.proof.name in self.reported or record is None:
                 continue
-            if record.failure is not None or not record.ok:
-                log.warning(f"proof {state.proof.name} ({state.device_class}) failed and no page shows it: "
-                            "run `ldr status` for details")
+            message = (f"proof {state.proof.name} ({state.device_class}) failed and no page shows it: "
+                       "run `ldr status` for details")
+            if (record.failure is not None or not record.ok) and self._new(message, state.proof.name):
+                log.warning(message)
         if not log.problems:  # a build that reported nothing keeps what its pages quoted of torch
             kept = self.state.keep_quotes()
             if kept is not None:
                 log.info(f"source quotes of torch kept in {self.layout.shown(kept)}")
         log.check(config.strict)  # strict at any verbosity: MkDocs counts no warning under -q
+
+    def _new(self, message: str, name: str) -> bool:
+        """Say ``message`` about proof ``name``? Always in a build; under serve, once (serve.py)."""
+        return not self.serving or self.loop.first_time(message, self.library, name)
 
     def on_serve(self, server, config, builder):
         self.serving = True  # also under `mkdocs serve --clean`, whose startup says "build"

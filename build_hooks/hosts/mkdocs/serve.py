@@ -8,6 +8,10 @@ LiveReloadServer has no public "rebuild now" call; its watch callback only sets
 that when both attributes exist: no polling delay and no file written. If a later MkDocs renames
 them, we fall back to touching .cache/ldr/serve-rebuild, a file watched for this purpose alone
 (one polling interval slower).
+
+A proof that failed is not run again until its script, a helper it imports or its record changes
+(run/library.py: a failed record is not stale), so every rebuild would warn about it again: the
+loop says each warning about a proof once while those stay as they are (:meth:`first_time`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ class ServeLoop:
         self.trigger: Path | None = None  # the watched file touched to rebuild (fallback only)
         self._lock = threading.Lock()
         self._missed = False  # a record landed before the server was there
+        self._said: set[tuple[str, str]] = set()  # (warning, the proof's inputs): first_time
 
     def attach(self, server, cache: Path, watched: Iterable[Path]) -> None:
         """on_serve: remember the server, watch the proofs' and drawings' folders (not the
@@ -69,6 +74,19 @@ class ServeLoop:
                 server._rebuild_cond.notify_all()
         elif self.trigger is not None:
             self.trigger.touch()
+
+    def first_time(self, message: str, library: Library, name: str) -> bool:
+        """Whether ``message`` about proof ``name`` is new in this session, for the proof's
+        script, helpers and records as they are now."""
+        proof = library.proofs.get(name)
+        records = sorted((device, getattr(item, "measured_at", ""), str(getattr(item, "failure", None)))
+                         for device, item in library.store.records(name).items())
+        inputs = repr(((proof.sha256, sorted(proof.helper_hashes.items())) if proof else None, records))
+        with self._lock:
+            if (message, inputs) in self._said:
+                return False
+            self._said.add((message, inputs))
+        return True
 
     def stop(self) -> None:
         if self.scheduler is not None:
