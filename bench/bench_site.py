@@ -3,9 +3,9 @@
     .venv/bin/python bench/bench_site.py [--rounds 7] [--top 25] [--commit REV] [--no-profile]
 
 bench_scale.py measures generated sites; this measures the series itself. The project is
-copied to a temporary folder first, its tracked files only (`git ls-files`, as they are in the
-working tree; `--commit REV`: `git archive REV`, whose build_hooks must match the venv's
-installed entry points), so that no .cache, site or untracked file of the checkout takes part;
+copied to a temporary folder first, its files that git tracks or would track (`git ls-files`, as
+they are in the working tree; `--commit REV`: `git archive REV`, whose build_hooks must match
+the venv's installed entry points), so that no .cache, site or ignored file of the checkout takes part;
 the copy's build_hooks is the one imported (PYTHONPATH), so edits made to the checkout while
 this runs do not reach the builds. Bytecode goes to a temporary folder, as in bench_scale.
 
@@ -56,7 +56,8 @@ def copy_project(dest: Path, commit: str | None) -> None:
         archive = subprocess.run(["git", "-C", str(REPO), "archive", commit], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
         return
-    listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True, capture_output=True)
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            check=True, capture_output=True)
     for name in listed.stdout.decode().split("\0"):
         source = REPO / name
         if not name or not (source.is_file() or source.is_symlink()):

@@ -20,6 +20,7 @@ order of occurrence. Pure functions: nothing here knows MkDocs or Python-Markdow
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,6 +33,7 @@ VALUE = re.compile(
 )
 CONTAINER = re.compile(r"^(?:!!!|\?\?\?\+?|===)(?:\s|$)")
 FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})")
+BACKTICKS = re.compile(r"`+")
 
 
 @dataclass(frozen=True)
@@ -82,15 +84,21 @@ def unfold_containers(lines: list[str]) -> list[str]:
 def code_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every code span, by CommonMark's backtick-run rule."""
     spans: list[tuple[int, int]] = []
-    runs = [m for m in re.finditer(r"`+", text) if not _escaped(text, m.start())]
+    if "`" not in text:
+        return spans
+    runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text) if not _escaped(text, m.start())]
+    by_length: dict[int, list[int]] = {}  # run length -> indexes of the runs of that length
+    for index, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(index)
     i = 0
     while i < len(runs):
-        opener = runs[i]
-        for j in range(i + 1, len(runs)):
-            if len(runs[j].group(0)) == len(opener.group(0)):
-                spans.append((opener.start(), runs[j].end()))
-                i = j
-                break
+        start, end = runs[i]
+        same = by_length[end - start]
+        at = bisect_right(same, i)  # the next run as long as this one closes it
+        if at < len(same):
+            closer = same[at]
+            spans.append((start, runs[closer][1]))
+            i = closer
         i += 1
     return spans
 
@@ -110,13 +118,16 @@ def _language(info: str) -> str:
     return word
 
 
-@lru_cache(maxsize=1)
-def _parser():
-    """One parser for every page (building one costs more than parsing a short page),
-    imported on first use: a build whose pages were all located before never needs it."""
+@lru_cache(maxsize=2)
+def _parser(inline: bool = False):
+    """One parser for every page (building one costs more than parsing a short page). The
+    pages' parser stops at blocks: an inline token keeps its text and lines, which is all that
+    locating values needs, and parsing inside paragraphs was half of the time; headings' titles
+    are parsed inline on their own (:func:`sections`)."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    parser = MarkdownIt("commonmark", {"html": True}).enable("table")
+    return parser if inline else parser.disable("inline")
 
 
 @lru_cache(maxsize=256)
@@ -144,7 +155,7 @@ def locate(text: str, fences: Iterable[str], value: re.Pattern | None = None) ->
             kind = _language(token.info)
             if kind in kinds:
                 spots.append(Spot(kind, token.map[0] + 1, token.content))
-        elif token.type == "inline" and value is not None:
+        elif token.type == "inline" and value is not None and value.search(token.content):
             content = token.content
             skip = code_spans(content)
             for match in value.finditer(content):
@@ -233,7 +244,9 @@ def sections(text: str) -> list[Section]:
         attrs = _ATTRS.search(raw)
         explicit = _ID.search(attrs.group(1)) if attrs else None
         raw = _ATTRS.sub("", raw)
-        title = "".join(child.content for child in inline.children or [] if child.type in ("text", "code_inline"))
+        parsed = _parser(inline=True).parseInline(raw)
+        children = parsed[0].children if parsed else None
+        title = "".join(child.content for child in children or [] if child.type in ("text", "code_inline"))
         title = _ATTRS.sub("", title).strip() or raw.strip()
         anchor = explicit.group(1) if explicit else _slug(title)
         if not explicit:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
+from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.util import AtomicString
 
@@ -50,6 +51,18 @@ class _SourceLines(Preprocessor):
     def run(self, lines):
         self.state.begin_text(lines)
         return lines
+
+
+class _PageEnd(Postprocessor):
+    """Runs after the page is converted: the directive memo writes back the page's entries."""
+
+    def __init__(self, md, state: LdrState):
+        super().__init__(md)
+        self.state = state
+
+    def run(self, text):
+        self.state.memo.flush()
+        return text
 
 
 def _text(value: str) -> str:
@@ -126,6 +139,7 @@ class LdrExtension(Extension):
         md.ldr_state = self.state
         md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)
         md.inlinePatterns.register(_ValuePattern(self.state, md), "ldr_value", 175)
+        md.postprocessors.register(_PageEnd(md, self.state), "ldr_page_end", 0)
         # {{ torch.version }}, pytorch: links, no hand-typed pins
         pinref.register(md, self.state, self.state.registry)
 

@@ -91,13 +91,21 @@ def fence_format(source, language, class_name, options, md, **kwargs) -> str:
     state.fence_line = line
     what = f"the {language} fence"
     try:
-        options = parse_options(source, language)
-        subject = options.get("arg") or options.get("name") or options.get("proof")
-        if isinstance(subject, str):
-            what = f"the {language} fence for {subject}"
-        html = visible(state.render_fence(language, options, line))
-        state.claim_ids(tuple(dict.fromkeys(ids(html))), language, line)
-        return state.defer(tuple(split(html)))
+        key = state.memo_key(language, source)
+        parts = state.recall(key, language, source, line)
+        if parts is None:
+            options = parse_options(source, language)
+            subject = options.get("arg") or options.get("name") or options.get("proof")
+            if isinstance(subject, str):
+                what = f"the {language} fence for {subject}"
+            before, state.told = len(state.diagnostics), []
+            try:
+                parts = tuple(split(visible(state.render_fence(language, options, line))))
+                state.remember(key, parts, before)
+            finally:
+                state.told = None
+        state.claim_ids(tuple(dict.fromkeys(ids("".join(parts)))), language, line)
+        return state.defer(parts)
     except Exception as exc:  # noqa: BLE001 - see the docstring
         try:
             return state.fail(exc, line, what=what)

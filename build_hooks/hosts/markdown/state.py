@@ -13,8 +13,9 @@ from pathlib import Path
 from build_hooks.config import Layout
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.directives.context import Context
+from build_hooks.directives.memo import Entry, Memo, module_digest, tree_digest
 from build_hooks.directives.registry import Registry, registry
-from build_hooks.hosts.markdown.fences import located
+from build_hooks.hosts.markdown.fences import located, parse_options
 from build_hooks.pages.links import CardLinks, Pages, base_url
 from build_hooks.pages.locate import VALUE_KIND, Locations
 from build_hooks.proofs.datalines import describe_data, lookup
@@ -65,6 +66,8 @@ class LdrState:
         self.deferred: dict[str, str] | None = None  # the plugin sets a dict: see defer.py
         self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
         self.quoted: dict[str, tuple[Quote, set[str]]] = {}  # source quotes of this build, by key
+        self.memo = Memo(self.root, self.layout)  # fences' HTML of earlier builds: directives/memo.py
+        self.told: list[tuple[str, Quote]] | None = None  # the quotes of the fence being rendered
 
     def use_widgets(self, widgets: Iterable[str], typed_versions: str = "off") -> None:
         """The widget modules and the typed-versions rule the site's configuration names
@@ -79,6 +82,7 @@ class LdrState:
         return self._library
 
     def begin_build(self) -> None:
+        self.memo.begin_build()
         self._cache.clear()
         self._checked.clear()
         self.quoted = {}
@@ -91,6 +95,7 @@ class LdrState:
 
     def begin_text(self, lines: list[str]) -> None:
         """The Markdown about to be converted: find where its directives are."""
+        self.memo.flush()  # the page before, if its conversion did not say it ended
         self.lines = list(lines)
         self.cards, self.ids = {}, {}
         try:
@@ -138,8 +143,53 @@ class LdrState:
 
     def note_quote(self, options: dict, found: Quote) -> None:
         """A source fence rendered: kept for the build's quotes file (quotestore.py)."""
-        _, where = self.quoted.setdefault(quotestore.key_of(options), (found, set()))
+        self.keep_quote(quotestore.key_of(options), found)
+
+    def keep_quote(self, key: str, found: Quote) -> None:
+        _, where = self.quoted.setdefault(key, (found, set()))
         where.add(self.where(None))  # the page, not its line: editing prose must not rewrite the file
+        if self.told is not None:
+            self.told.append((key, found))
+
+    # -- the memo (directives/memo.py) -----------------------------------------
+    def memo_key(self, fence: str, source: str) -> str | None:
+        """The memo's key for this fence on this page, or None where it must render afresh: a
+        build that may run proofs as it reads their records, or one whose proofs are re-running
+        in the background."""
+        directive = self.registry.directives.get(fence)
+        if directive is None or self.autorun or self.rerunning:
+            return None
+        pin = self.library.pin
+        return self.memo.key(fence, directive.reads, source, self._memo_common, self._memo_pages,
+                             None if pin is None else str(pin))
+
+    def _memo_common(self) -> str:
+        """What every fence's HTML may depend on: the card map, the pin, the layout, the widgets."""
+        pin = self.library.pin
+        return repr((sorted((k, sorted(v)) for k, v in (self.card_urls or {}).items()),
+                     None if pin is None else str(pin), str(self.layout), self.registry.widgets,
+                     module_digest(self.registry.widgets), self.typed_versions))
+
+    def _memo_pages(self) -> object:
+        return self.site_pages if self.site_pages is not None else tree_digest(self.layout.pages)
+
+    def recall(self, key: str | None, fence: str, source: str, line: int | None) -> tuple[str, ...] | None:
+        """A kept fence's HTML, what it told the build told again (its quotes; a card's place on
+        the page, which refuses a second card of the proof); None: render it."""
+        entry = self.memo.get(key, self.page, self.page_url) if key else None
+        if entry is None:
+            return None
+        if fence == "proof":
+            options = parse_options(source, fence)
+            self.take_card(str(options.get("arg") or options.get("name")), line)
+        for quote_key, found in entry.quotes:
+            self.keep_quote(quote_key, found)
+        return entry.parts
+
+    def remember(self, key: str | None, parts: tuple[str, ...], warnings_before: int) -> None:
+        """Keep a fence's HTML, unless it warned (its warning must come again next build)."""
+        if key and len(self.diagnostics) == warnings_before:
+            self.memo.put(key, Entry(parts, tuple(self.told or ())), self.page, self.page_url)
 
     def keep_quotes(self) -> Path | None:
         """Write what this build quoted of the pinned torch (only what changed; None: nothing)."""
