@@ -72,7 +72,7 @@ CORE: tuple[Directive, ...] = (
     _make("proof-output", "an excerpt of a proof's output (grep, from/to or lines)",
           excerpt.EXCERPT_OPTIONS, {"records"}, None),
     _make("claim", "a pattern the data or a source quote must satisfy, checked on every build",
-          claim.OPTIONS, {"records", "pages"}, claim.render_fence),
+          claim.OPTIONS, {"records", "pages", "torch"}, claim.render_fence),  # torch: claims on quotes
     _make("source", "lines of the pinned torch's own source, found by pattern",
           source.OPTIONS, {"torch"}, source.render_fence),
     _make("figure", "an Excalidraw scene (or one frame of it) as inline SVG",
