@@ -25,7 +25,8 @@ import os
 import sys
 
 NAMESPACES = {"highlight": ("highlight",), "locate": ("locate",), "discovery": ("discovery",),
-              "notebook": ("notebook", "notebook-cells"), "drawings": ("drawings",)}
+              "notebook": ("notebook", "notebook-cells"), "drawings": ("drawings",),
+              "directives": ("directives",)}
 
 
 def host_without_spare() -> None:

@@ -50,6 +50,13 @@ KEEP = 3.0  # percent
 # name, what, wrapper piece (a text-cache namespace or none), mkdocs.yml options, cold only,
 # and the code it costs: (file, "def Qual.name" | "module" | "grep REGEX").
 PIECES = [
+    ("directives", "TextCache 'directives': the directive memo (a fence's HTML, keyed by what it reads)",
+     "directives", "", False,
+     [("directives/memo.py", "module"), ("hosts/markdown/state.py", "def LdrState.memo_key"),
+      ("hosts/markdown/state.py", "def LdrState._memo_common"), ("hosts/markdown/state.py", "def LdrState._memo_pages"),
+      ("hosts/markdown/state.py", "def LdrState.recall"), ("hosts/markdown/state.py", "def LdrState.remember"),
+      ("hosts/markdown/state.py", "def LdrState.keep_quote"), ("hosts/markdown/extension.py", "grep _PageEnd"),
+      ("hosts/markdown/fences.py", r"grep recall|remember|state\.told")]),
     ("highlight", "TextCache 'highlight': pygments-highlighted proof sources", "highlight", "", False,
      [("site/sourcepage.py", "def highlighted")]),
     ("locate", "TextCache 'locate': markdown-it parse of each page", "locate", "", False,
