@@ -30,6 +30,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from packaging.version import Version
+
 from build_hooks.core.atomic import write_atomic
 from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, check_inside, read_text
@@ -181,13 +183,15 @@ def rank(record: Record, pin: str | None) -> tuple:
     pin (a proof that never imports torch), the newer run alone."""
     if pin is None:
         return (timestamp(record.measured_at),)
+    if not record.torch:  # made when the proof imported no torch: below every version
+        return (False, Version("0"), timestamp(record.measured_at))
     return (_same_release(record.torch, pin), version_key(record.torch), timestamp(record.measured_at))
 
 
 def _release(record: Record, pin: str | None) -> str:
     """The version a record counts under: its torch's, or "" for a proof without torch (one
     version, whatever a record made before that says)."""
-    return version_dir(record.torch) if pin is not None else ""
+    return version_dir(record.torch) if pin is not None and record.torch else ""
 
 
 def _under(record: Record) -> str:
@@ -305,6 +309,8 @@ def _bring_noise(store: Store, record: Record, source: Path, shard: Path) -> str
 
 
 def _to_history(store: Store, record: Record, report: MergeReport, label: str) -> None:
+    if not record.torch:
+        return  # no version to keep it under
     archive = version_store(store, record.torch)
     there = archive.read(record.proof, record.device_class)
     if isinstance(there, Record) and not newer(record, there):

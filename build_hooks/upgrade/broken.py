@@ -44,6 +44,7 @@ def why_broken(library, name: str, check: str, device_class: str, values: dict) 
     if not isinstance(current, Record):
         return Why("This claim does not hold", "")
     torch, day = current.torch, current.measured_at[:10]
+    ran = f"torch {torch}" if torch else "no torch"  # a plain-Python proof's record names none
     declared = _declared(library, name, values, torch, device_class)
     older = _older(library, name, device_class, torch)
     if older is not None:
@@ -52,17 +53,18 @@ def why_broken(library, name: str, check: str, device_class: str, values: dict) 
                        f"torch {older.torch}",
                        f"it held under torch {older.torch} (measured {older.measured_at[:10]}), so torch "
                        f"changed under it (`ldr drift` compares the two); {declared}")
-        return Why(f"This claim does not hold on the run of {day} (torch {torch}, {device_class}), nor "
+        return Why(f"This claim does not hold on the run of {day} ({ran}, {device_class}), nor "
                    f"under torch {older.torch}",
                    f"it did not hold under torch {older.torch} either, so no torch upgrade broke it; {declared}")
     before = _same_torch(library, name, device_class, current, check)
     if before:
-        return Why(f"This claim does not hold on the run of {day} (torch {torch}, {device_class}): it held "
+        return Why(f"This claim does not hold on the run of {day} ({ran}, {device_class}): it held "
                    "on an earlier run of the same torch, so the values moved between runs",
                    f"torch did not change: it held {before} under the same torch {torch}, so the values "
                    f"moved between runs (noise), not because of torch; {declared}")
-    return Why(f"This claim does not hold on the run of {day} (torch {torch}, {device_class})",
-               f"no earlier run is recorded to compare with (under torch {torch} or another); {declared}")
+    return Why(f"This claim does not hold on the run of {day} ({ran}, {device_class})",
+               f"no earlier run is recorded to compare with{f' (under {ran} or another)' if torch else ''}; "
+               f"{declared}")
 
 
 def _holds(check: str, data: dict) -> bool:

@@ -139,9 +139,9 @@ def report(diffs: list[ProofDiff], rev: str) -> str:
         return f"Nothing moved since {rev}: every recorded value and output line is the same."
     lines = []
     for d in diffs:
-        moved = d.old_torch and d.old_torch != d.new_torch
-        torch = f"torch {d.old_torch} -> {d.new_torch}" if moved else f"torch {d.new_torch}"
-        head = f"{d.proof} ({d.device_class}, {torch})"
+        moved = d.old_torch and d.new_torch and d.old_torch != d.new_torch
+        torch = f", torch {d.old_torch} -> {d.new_torch}" if moved else f", torch {d.new_torch}" if d.new_torch else ""
+        head = f"{d.proof} ({d.device_class}{torch})"  # a plain-Python proof's record names no torch
         if d.new:
             lines.append(f"{head}: new record, {len(d.changes)} value(s)")
             continue

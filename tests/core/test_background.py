@@ -42,7 +42,7 @@ def test_runs_stale_proofs_off_the_caller_and_says_when_each_record_lands(projec
 
 
 def test_a_host_that_cannot_run_is_reported_and_not_retried_until_the_script_changes(project, fake_python):
-    project.proof("cost", 'print("x")\n')
+    project.proof("cost", 'import torch\nprint("x")\n')  # a proof of torch's: the host must have the pin
     library = Library(project.root, python=fake_python("2.11.0"))
     scheduler, changed, messages = scheduler_for(library)
     try:
@@ -53,7 +53,7 @@ def test_a_host_that_cannot_run_is_reported_and_not_retried_until_the_script_cha
         assert "saving a proof again retries it" in errors[0]
         assert not project.record("cost").exists()
         assert scheduler.submit(Library(project.root).plan()) == []  # same script: not again
-        project.proof("cost", 'print("y")\n')
+        project.proof("cost", 'import torch\nprint("y")\n')
         assert scheduler.submit(Library(project.root).plan()) == ["cost"]
     finally:
         scheduler.stop()

@@ -37,7 +37,9 @@ def git(project, *args):
 
 
 def setup_two(project):
-    project.proof("cost", 'import json\nprint("0.5 us per op")\nprint("DATA=" + json.dumps({"us": 0.512}))\n')
+    """Two proofs; cost imports torch (its record names the pinned torch), other is plain Python."""
+    project.proof("cost", 'import torch\nimport json\n'
+                  'print("0.5 us per op")\nprint("DATA=" + json.dumps({"us": 0.512}))\n')
     project.proof("other", 'print("other")\n')
     project.page("index.md", PAGE)
     (project.root / ".gitignore").write_text("site/\n.cache/\n")
@@ -66,7 +68,8 @@ def test_editing_one_proof_reruns_that_proof_alone(project):
     setup_two(project)
     assert project.build().returncode == 0
     other_before = project.record("other").read_text()
-    project.proof("cost", 'import json\nprint("0.7 us per op")\nprint("DATA=" + json.dumps({"us": 0.7}))\n')
+    project.proof("cost", 'import torch\nimport json\n'
+                  'print("0.7 us per op")\nprint("DATA=" + json.dumps({"us": 0.7}))\n')
     result = project.build()
     assert result.returncode == 0, result.stderr
     assert "running 1 proof(s): cost" in result.stderr
@@ -77,7 +80,7 @@ def test_editing_one_proof_reruns_that_proof_alone(project):
 def test_failing_proof_warns_and_fails_strict_but_keeps_the_good_output(project):
     setup_two(project)
     assert project.build().returncode == 0
-    project.proof("cost", 'print("starting")\nraise KeyError("dispatch key")\n')
+    project.proof("cost", 'import torch\nprint("starting")\nraise KeyError("dispatch key")\n')
     strict = project.build()
     assert strict.returncode == 1
     assert f"docs/index.md: proof cost (cpu) failed under torch {PIN}" in strict.stderr
@@ -142,7 +145,7 @@ def test_cli_status_check_and_run(project):
     assert "Nothing to run" in again.stdout
     bad = project.ldr("run", "nope")
     assert bad.returncode == 2 and "unknown proof nope" in bad.stderr
-    project.proof("cost", 'raise SystemExit(5)\n')
+    project.proof("cost", 'import torch\nraise SystemExit(5)\n')
     failed = project.ldr("run")
     assert failed.returncode == 1 and "exited with status 5" in failed.stdout
     cost = next(p for p in json.loads(project.ldr("status", "--json").stdout)["proofs"] if p["name"] == "cost")
@@ -162,7 +165,8 @@ def test_diff_names_moved_values_and_the_lines_that_quote_them(project):
     git(project, "add", "-A")
     git(project, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "measured")
     assert "Nothing moved since HEAD" in project.ldr("diff").stdout
-    project.proof("cost", 'import json\nprint("0.6 us per op")\nprint("DATA=" + json.dumps({"us": 0.64}))\n')
+    project.proof("cost", 'import torch\nimport json\n'
+                  'print("0.6 us per op")\nprint("DATA=" + json.dumps({"us": 0.64}))\n')
     assert project.ldr("run").returncode == 0
     text = project.ldr("diff").stdout
     assert f"cost (cpu, torch {PIN}): 1 value(s) moved, 1 output line(s) changed" in text

@@ -21,6 +21,7 @@ PIN = pinned_torch(REPO)
 CLAIM = "# T\n\nFew.\n\n```claim\nproof: noisy\ncheck: V.x < 10\nsay: It stays under ten.\n```\n"
 NOISY = """
     import json, os
+    import torch  # noqa: F401  (a proof of torch's: its records are per torch version)
     here = os.path.dirname(os.path.abspath(__file__))
     print("V=" + json.dumps({"x": float(open(os.path.join(here, "value.txt")).read())}))
 """

@@ -143,6 +143,7 @@ def test_find_claims_scans_without_rendering():
 # -- on a page ---------------------------------------------------------------------------
 TOLL = """
     import json
+    import torch  # noqa: F401  (a proof of torch's: the claim names the torch it was checked against)
     print("one add takes a while")
     print("TOLL=" + json.dumps({"small_us": 4.1, "large_us": 1780.2, "name": "<b>bold</b>"}))
 """
