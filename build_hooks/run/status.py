@@ -2,7 +2,7 @@
 
 Format 1 (fields are only ever added, never removed or renamed)::
 
-    {"format": 1, "pin": "2.13.0", "root": "/path",
+    {"format": 1, "pin": "2.13.0" | null (nothing pins torch), "root": "/path",
      "host": {"accelerator": null | "cuda" | "mps"},
      "proofs": [{"name", "path", "title", "accelerator", "parallel", "timeout",
                  "state": worst record state, or "unmeasured" (no record, cannot run here),
@@ -12,7 +12,8 @@ Format 1 (fields are only ever added, never removed or renamed)::
                  "records": [{"device_class",
                               "state": "fresh|foreign|unneeded|problem|failed|stale|missing|corrupt",
                               "reasons": [str], "problems": [str] (data-line problems kept
-                              in the record), "path", "torch", "device", "python",
+                              in the record), "path", "torch" (null: a proof without
+                              torch), "device", "python",
                               "measured_at", "wall_s", "status", "data_keys": [str],
                               "failure": null | {"status", "message", "torch", "measured_at",
                                                  "stderr_tail": [str]},
@@ -60,7 +61,7 @@ def _record_entry(library: Library, state: ProofState) -> dict:
         "reasons": _reasons(state),
         "problems": list(record.problems) if record else [],
         "path": library.layout.shown(library.store.path(state.proof.name, state.device_class)),
-        "torch": record.torch if record else None,
+        "torch": record.torch or None if record else None,
         "device": record.device if record else None,
         "python": record.python if record else None,
         "measured_at": record.measured_at if record else None,
@@ -68,7 +69,7 @@ def _record_entry(library: Library, state: ProofState) -> dict:
         "status": record.status if record else None,
         "data_keys": sorted(record.data) if record else [],
         "failure": None if failure is None else {
-            "status": failure.status, "message": failure.message, "torch": failure.torch,
+            "status": failure.status, "message": failure.message, "torch": failure.torch or None,
             "measured_at": failure.measured_at, "stderr_tail": list(failure.stderr_tail),
         },
         "last_lines": failed_lines(record),

@@ -116,6 +116,10 @@ def test_a_site_without_torch_builds_runs_and_records_its_proofs(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert status.returncode == 0, status.stdout + status.stderr
     assert "fresh against their scripts" in status.stdout
+    report = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "status", "--json"], cwd=root,
+                            env=env, capture_output=True, text=True, timeout=120)
+    body = json.loads(report.stdout)
+    assert body["pin"] is None and body["proofs"][0]["records"][0]["torch"] is None
 
 
 def test_a_proof_that_imports_torch_still_needs_the_pin(tmp_path):
