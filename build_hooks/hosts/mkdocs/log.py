@@ -20,6 +20,7 @@ import os
 import tempfile
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import CombinedEvent
 
 from build_hooks.core.textsafe import printable
 from build_hooks.core.writeerrors import explain
@@ -98,5 +99,7 @@ def guard_hooks(plugin_class) -> None:
     naming the path and the fix, and an error's message has its control characters escaped."""
     for name in HOOKS:
         hook = plugin_class.__dict__.get(name)
-        if hook is not None:
+        if isinstance(hook, CombinedEvent):  # each handler keeps its priority (wraps copies it)
+            setattr(plugin_class, name, CombinedEvent(*(_guarded(method) for method in hook.methods)))
+        elif hook is not None:
             setattr(plugin_class, name, _guarded(hook))

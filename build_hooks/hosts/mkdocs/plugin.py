@@ -13,7 +13,8 @@
   the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
 * on_env: give the theme's jinja environment jinja's own cache of compiled templates
   (site/templates.py);
-* on_page_markdown / on_page_content: tell the extension which page it renders, then report
+* on_page_markdown (early: hold the values out of mkdocs-macros-plugin's jinja, macros.py; late:
+  put them back) / on_page_content: tell the extension which page it renders, then report
   what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
   on the page and logged as warnings, so that the server keeps answering; proof failures are
   warnings, and under ``mkdocs serve`` each is said once while the proof's script and records stay
@@ -39,7 +40,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
 from build_hooks.config import Layout, cache_dir
@@ -48,6 +49,7 @@ from build_hooks.core.safefs import UnsafeFile, check_regular
 from build_hooks.hosts.markdown.extension import LdrState, card_names
 from build_hooks.hosts.mkdocs.config import LdrConfig
 from build_hooks.hosts.mkdocs.log import PluginLog, check_writable, guard_hooks
+from build_hooks.hosts.mkdocs.macros import HOLD_PRIORITY, RESTORE_PRIORITY, Held, clashes, macros_plugin, order_problem
 from build_hooks.hosts.mkdocs.serve import ServeLoop
 from build_hooks.hosts.mkdocs.setup import add_assets, add_extensions, listed_option, say_site_url_problem
 from build_hooks.run.library import Library
@@ -70,6 +72,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         super().__init__()
         self.serving = False
         self.loop = ServeLoop(report=_report)  # background proofs and rebuilds under `mkdocs serve`
+        self.macros = None  # mkdocs-macros-plugin, when the site lists it (macros.py)
+        self.held = Held()
 
     def load_config(self, options, config_file_path=None):
         result = super().load_config(options, config_file_path)
@@ -119,6 +123,10 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             raise PluginError(str(exc)) from exc
         add_assets(config)
         add_extensions(config, self.state)
+        self.macros = macros_plugin(config)
+        problem = order_problem(config, self, self.macros)
+        if problem:
+            raise PluginError(problem)
         return config
 
     def on_pre_build(self, config):
@@ -133,6 +141,8 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         self.warned: set[str] = set()  # data-file problems, said once per build
         self.deferred: dict[str, dict[str, str]] = {}
         library = self.library  # begin_build() has just refreshed it
+        for problem in clashes(self.macros, library.proofs):
+            log.warning(problem)
         if not self.config.run:
             return
         library.clean_leftovers()  # temporary files of a write killed midway
@@ -202,17 +212,29 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         # MkDocs compiles every theme template again on each build; compile each one once.
         return attach_compiled(env, self.library.root) if self.config.template_cache else env
 
-    def on_page_markdown(self, markdown, page, config, files):
-        self.state.deferred = {}
+    @event_priority(HOLD_PRIORITY)
+    def _page_source(self, markdown, page, config, files):
+        """Early, on the page as written: count the front matter's lines, and hold our values out
+        of mkdocs-macros-plugin's jinja when the site lists it (macros.py)."""
         raw = page.file.content_string.replace("\r\n", "\n")
         # MkDocs has cut the front matter off: count the lines it took.
         if markdown and raw.endswith(markdown):
-            offset = raw[: len(raw) - len(markdown)].count("\n")
+            self.offset = raw[: len(raw) - len(markdown)].count("\n")
         else:
             start = raw.find(markdown[:200]) if markdown else -1
-            offset = raw[:start].count("\n") if start > 0 else 0
-        self.state.begin_page(page.file.src_uri, _url(page.url), offset)
+            self.offset = raw[:start].count("\n") if start > 0 else 0
+        return self.held.hold(markdown, self.library.proofs) if self.macros is not None else markdown
+
+    @event_priority(RESTORE_PRIORITY)
+    def _page_converting(self, markdown, page, config, files):
+        """Late, after every other plugin's on_page_markdown: our values back, then tell the
+        extension which page it converts."""
+        self.state.deferred = {}
+        markdown = self.held.restore(markdown)
+        self.state.begin_page(page.file.src_uri, _url(page.url), getattr(self, "offset", 0))
         return markdown
+
+    on_page_markdown = CombinedEvent(_page_source, _page_converting)
 
     def on_page_content(self, html, page, config, files):
         diagnostics, self.state.diagnostics = self.state.diagnostics, []
