@@ -12,8 +12,9 @@ from build_hooks.run.library import Library
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
 
-GOOD = 'print("answer: 42")\nprint("DATA={\\"answer\\": 42}")\n'
-CRASH = 'print("partial")\nraise RuntimeError("the kernel moved")\n'
+# Proofs of torch's, as the series' are: their cards and warnings name the torch they ran under.
+GOOD = 'import torch\nprint("answer: 42")\nprint("DATA={\\"answer\\": 42}")\n'
+CRASH = 'import torch\nprint("partial")\nraise RuntimeError("the kernel moved")\n'
 
 
 def card(md, name):
