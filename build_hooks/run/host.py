@@ -8,8 +8,9 @@ JSON object per line:
 * host -> parent, once: ``{"hello": {"torch": "2.13.0+cpu", "python": ..., "mode": ...,
   "site": [site-packages folders], "home": ...}}`` (or ``{"hello": {"error": "..."}}``);
 * parent -> host: ``{"id": 1, "name": "x", "script": "/abs/proofs/x.py", "display":
-  "proofs/x.py", "timeout": 120, "cap": 1048576, "env": {...}, "unset": [...]}`` (``env`` is
-  set and ``unset`` removed in the proof's environment, over the host's own);
+  "proofs/x.py", "timeout": 120, "cap": 1048576, "env": {...}, "unset": [...], "backstop":
+  null|5}`` (``env`` is set and ``unset`` removed in the proof's environment, over the host's
+  own; ``backstop``: the clock's limit in timeouts, default timeouts.BACKSTOP);
 * host -> parent: ``{"id": 1, "status": "ok|failed|timeout|killed|output-limit",
   "returncode": int|null, "signal": int|null, "wall_s": float, "cwd": "/tmp/ldr-../x-..",
   "leftovers": int, "held": bool, "cpu_s": float|null, "hit": "cpu|wall"|null, "stdout":
@@ -175,6 +176,7 @@ class Job:
         self.pid, self.cwd = pid, cwd
         self.cap = int(request.get("cap", 1 << 20))
         self.timeout = float(request.get("timeout", 120))
+        self.backstop = float(request.get("backstop") or _timeouts.BACKSTOP)  # times the timeout, on the clock
         self.begun = time.monotonic()
         self.deadline = self.begun + self.timeout  # the next look at its time (timeouts.py)
         self.hit: str | None = None  # the limit a timeout reached: cpu or wall
@@ -353,7 +355,8 @@ class Host:
                 continue  # something a proof left behind, now gone
             job.wall = time.perf_counter() - job.started
             job.wait_status = wait_status
-            job.cpu = usage.ru_utime + usage.ru_stime  # its threads and the children it waited for
+            # its threads and the children it waited for, or its group's at the last check if more
+            job.cpu = max(usage.ru_utime + usage.ru_stime, job.cpu or 0.0)
             job.grace_until = time.monotonic() + GRACE
             # The rest of its process group goes with it: counted first, each one, since the
             # sweep below only sees those not dead yet (of 200 sleepers, a handful).
@@ -410,9 +413,9 @@ class Host:
         """Whether ``job`` has reached its limit (timeouts.py); if not, when to look again."""
         wall = now - job.begun
         job.cpu = _timeouts.cpu_seconds([job.pid, *(p for p in group_of(job.pid) if p != job.pid)])
-        job.hit = _timeouts.verdict(wall, job.cpu, job.timeout)
+        job.hit = _timeouts.verdict(wall, job.cpu, job.timeout, job.backstop)
         if job.hit is None:
-            job.deadline = now + _timeouts.next_check(wall, job.cpu or 0.0, job.timeout)
+            job.deadline = now + _timeouts.next_check(wall, job.cpu or 0.0, job.timeout, backstop=job.backstop)
         return job.hit is not None
 
     def open_fds(self, job: Job) -> list[int]:

@@ -23,6 +23,7 @@ class Job:
     env: dict | None = None
     display: str | None = None  # the name tracebacks show, e.g. proofs/x.py (default: the file name)
     root: Path | None = None  # the project root, made relative in the output
+    backstop: float | None = None  # the clock's limit, in timeouts (default timeouts.BACKSTOP)
 
 
 @dataclass
@@ -62,8 +63,9 @@ def timed_out(limit: float | None, hit: str | None, wall_s: float, cpu_s: float 
         return f"timed out after {limit:g} s of CPU time ({wall_s:.1f} s on the clock)"
     used = "" if cpu_s is None else f" with {cpu_s:.2f} s of CPU time"
     if wall_s >= BACKSTOP * limit:
+        waited = ": it was waiting, not working" if cpu_s is not None and cpu_s < limit / 2 else ""
         return (f"timed out after {BACKSTOP * limit:g} s on the clock ({BACKSTOP} x its {limit:g} s "
-                f"timeout){used}: it was waiting, not working")
+                f"timeout){used}{waited}")
     return f"timed out after {limit:g} s on the clock{used}"
 
 

@@ -211,7 +211,7 @@ class Runner:
         if display is None:
             display = script.relative_to(root).as_posix() if root and script.is_relative_to(root) else script.name
         request = {"id": self._next_id, "name": job.name, "script": str(script), "display": display,
-                   "timeout": job.timeout, "cap": job.cap, "env": job.env or {}}
+                   "timeout": job.timeout, "cap": job.cap, "env": job.env or {}, "backstop": job.backstop}
         self.proc.stdin.write(json.dumps(request).encode() + b"\n")
         self.proc.stdin.flush()
         return self._next_id
@@ -273,7 +273,7 @@ class Runner:
             job = pending.pop(0)
             if on_start:
                 on_start(job)
-            due = time.monotonic() + BACKSTOP * job.timeout + DUMP_WAIT + GRACE + SLACK
+            due = time.monotonic() + (job.backstop or BACKSTOP) * job.timeout + DUMP_WAIT + GRACE + SLACK
             running[self._submit(job)] = (job, due)
 
     def _answered(self, running: dict[int, tuple[Job, float]]) -> tuple[Job, dict]:

@@ -44,11 +44,11 @@ def cpu_seconds(pids: list[int]) -> float | None:
     return total
 
 
-def verdict(wall: float, cpu: float | None, timeout: float) -> str | None:
+def verdict(wall: float, cpu: float | None, timeout: float, backstop: float = BACKSTOP) -> str | None:
     """Which limit a proof has reached: ``"cpu"`` (its CPU time reached its timeout, and so did
     its clock), ``"wall"`` (the clock reached the backstop, or the timeout where the CPU time
     cannot be read), or None (it may go on)."""
-    if wall >= BACKSTOP * timeout:
+    if wall >= backstop * timeout:
         return "wall"
     if wall < timeout:
         return None
@@ -57,14 +57,12 @@ def verdict(wall: float, cpu: float | None, timeout: float) -> str | None:
     return "cpu" if cpu >= timeout else None
 
 
-def next_check(wall: float, cpu: float, timeout: float, cores: int | None = None) -> float:
+def next_check(wall: float, cpu: float, timeout: float, cores: int | None = None,
+               backstop: float = BACKSTOP) -> float:
     """Seconds until a proof that has not reached its limit could: its CPU time grows at most
     one second per core per second, and the backstop comes when it comes."""
     cores = max(1, cores or os.cpu_count() or 1)
     by_cpu = (timeout - cpu) / cores
-    return max(MIN_CHECK, min(by_cpu, BACKSTOP * timeout - wall))
+    return max(MIN_CHECK, min(by_cpu, backstop * timeout - wall))
 
 
-def limit_of(hit: str | None, timeout: float) -> float:
-    """The seconds the limit ``hit`` allowed: the timeout (CPU), else the clock's backstop."""
-    return timeout * BACKSTOP if hit == "wall" else timeout

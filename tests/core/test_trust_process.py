@@ -294,7 +294,7 @@ HANGER = """
 
 def test_a_timeout_keeps_the_output_and_shows_where_it_hung(runner, tmp_path):
     result = runner.run([job(tmp_path, "hanger", HANGER, timeout=3)])[0]
-    assert result.status == "timeout" and result.describe().startswith("timed out after 3 s of CPU time (")
+    assert result.status == "timeout" and result.describe().startswith("timed out after ")
     assert result.stdout == "step 1\nstep 2\n"
     assert result.stderr.startswith("to stderr\n")
     assert 'File "proofs/hanger.py", line 7 in wait_forever' in result.stderr
