@@ -55,7 +55,8 @@ def test_a_proof_that_never_succeeded_shows_its_traceback(project, md):
     assert '<pre class="ldr-proof__traceback"><code>' in html and "RuntimeError: the kernel moved" in html
     assert "ldr-proof__output" not in html
     warning = next(d for d in md.state.diagnostics if d.level == "warning")
-    assert "it exited with an error; last lines:" in warning.message
+    assert ("it exited with an error; fix: run `python proofs/broken.py` to see it fail; saving the fixed "
+            "script reruns it (or `ldr run broken --force`); last lines:") in warning.message
     assert warning.message.rstrip().endswith("RuntimeError: the kernel moved")
 
 
