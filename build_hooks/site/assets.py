@@ -129,29 +129,14 @@ def _lean(js: str) -> str:
     return _LINE_COMMENTS.sub("", _BLOCK_COMMENTS.sub("", js if js.endswith("\n") else js + "\n"))
 
 
+_CSS_TOKENS = re.compile(r"""("(?:\\.?|[^"\\])*(?:"|\Z)|'(?:\\.?|[^'\\])*(?:'|\Z))|/\*.*?(?:\*/|\Z)""", re.S)
+
+
 def _uncommented(css: str) -> str:
     """A stylesheet without its comments (they are for its authors, not its readers' networks) and
     without blank lines; a ``/*`` inside a quoted string stays."""
-    out, at, quote = [], 0, ""
-    while at < len(css):
-        char = css[at]
-        if quote:
-            out.append(char)
-            if char == "\\":
-                out.append(css[at + 1:at + 2])
-                at += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-            out.append(char)
-        elif css.startswith("/*", at):
-            end = css.find("*/", at + 2)
-            at = len(css) if end < 0 else end + 1
-        else:
-            out.append(char)
-        at += 1
-    return "\n".join(line.rstrip() for line in "".join(out).splitlines() if line.strip())
+    kept = _CSS_TOKENS.sub(lambda m: m.group(1) or "", css)  # a string stays, a comment goes
+    return "\n".join(line.rstrip() for line in kept.splitlines() if line.strip())
 
 
 def _moved(match: re.Match, uri: str) -> str:
