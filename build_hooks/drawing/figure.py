@@ -22,6 +22,7 @@ from build_hooks.core.errors import DirectiveError, DrawingError
 from build_hooks.core.options import check_options
 from build_hooks.core.safefs import LIMITS, UnsafeFile, check_regular, read_text
 from build_hooks.drawing.cache import default_dir, render_file
+from build_hooks.drawing.compact import compact
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes
 EDIT_TEXT = "Download the scene (.excalidraw)"
@@ -80,6 +81,7 @@ def render_fence(options: dict, ctx) -> str:
                           id_prefix=f"{ident}-")
     except DrawingError as exc:
         raise DirectiveError(f"figure: {exc}") from exc
+    svg = compact(svg)  # the page's copy: fewer elements and bytes, the same drawing
     alt = options.get("alt") or _scene_text(path, ctx.folders.drawings) or f"Drawing {src}"
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(str(alt), quote=True)}" ', 1)
     caption = options.get("caption")

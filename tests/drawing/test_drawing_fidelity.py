@@ -18,6 +18,13 @@ from drawing_support import SHARED_COMPARE, need_chromium, need_shared
 from fidelity import ink_fscore, snap, standalone
 
 from build_hooks.drawing import render_svg
+from build_hooks.drawing.compact import compact
+
+
+def page_copy(svg: str) -> str:
+    """The compact copy a page carries, with the one rule of the drawing stylesheet it relies on."""
+    small = compact(svg)
+    return re.sub(r"(<svg\b[^>]*>)", r"\1<defs><style>text { white-space: pre; }</style></defs>", small, count=1)
 
 
 @pytest.fixture(scope="module")
@@ -30,14 +37,18 @@ def rasters(tmp_path_factory):
         ref = out / f"{scene.stem}.ref.svg"
         shutil.copyfile(scene.with_name(f"{scene.stem}.ref.svg"), ref)
         ours = out / f"{scene.stem}.ours.svg"
-        ours.write_text(standalone(render_svg(scene, palette=False, source=scene.name)), encoding="utf-8")
-        svgs += [ref, ours]
+        svg = render_svg(scene, palette=False, source=scene.name)
+        ours.write_text(standalone(svg), encoding="utf-8")
+        page = out / f"{scene.stem}.page.svg"
+        page.write_text(standalone(page_copy(svg)), encoding="utf-8")
+        svgs += [ref, ours, page]
     snap(svgs, scale=1)
-    return {s.stem: (out / f"{s.stem}.ref.png", out / f"{s.stem}.ours.png") for s in scenes}
+    return {s.stem: (out / f"{s.stem}.ref.png", out / f"{s.stem}.ours.png", out / f"{s.stem}.page.png")
+            for s in scenes}
 
 
 def test_fidelity_thresholds(rasters):
-    scores = {name: ink_fscore(ref, ours, tol=1)["f"] for name, (ref, ours) in rasters.items()}
+    scores = {name: ink_fscore(ref, ours, tol=1)["f"] for name, (ref, ours, _) in rasters.items()}
     report = ", ".join(f"{k}={v:.3f}" for k, v in scores.items())
     assert len(scores) == 6, report
     assert min(scores.values()) >= 0.90, report
@@ -47,13 +58,24 @@ def test_fidelity_thresholds(rasters):
 def test_fidelity_is_near_exact(rasters):
     # stricter than the acceptance bar: the sketches are drawn from the same seeded random streams
     # as Rough.js, so anything under 0.98 is a regression in the port, not hand-drawn jitter
-    for name, (ref, ours) in rasters.items():
+    for name, (ref, ours, _) in rasters.items():
         assert ink_fscore(ref, ours, tol=1)["f"] >= 0.98, name
+
+
+def test_the_page_copy_meets_the_same_thresholds(rasters):
+    # compact.py's copy (groups unwrapped, whole-unit coordinates) against the official exporter
+    scores = {name: ink_fscore(ref, page, tol=1)["f"] for name, (ref, _, page) in rasters.items()}
+    report = ", ".join(f"{k}={v:.3f}" for k, v in scores.items())
+    assert min(scores.values()) >= 0.90, report
+    assert sum(scores.values()) / len(scores) >= 0.95, report
+    # and against our own full-precision SVG it draws the same ink
+    for name, (_, ours, page) in rasters.items():
+        assert ink_fscore(ours, page, tol=1)["f"] >= 0.97, name
 
 
 def test_reference_against_itself_scores_one(rasters):
     # guards the metric: the alignment must find the zero shift on sparse scenes too
-    ref, _ = rasters["qdeli187__mkdocs-excalidraw__frame"]
+    ref, _, _ = rasters["qdeli187__mkdocs-excalidraw__frame"]
     assert ink_fscore(ref, ref)["f"] == pytest.approx(1.0)
 
 
@@ -61,7 +83,7 @@ def test_reference_against_itself_scores_one(rasters):
 def test_metric_equals_the_oracles_compare_py(rasters, name):
     if not SHARED_COMPARE.exists():
         pytest.skip(f"the oracle's compare.py is absent ({SHARED_COMPARE})")
-    ref, ours = rasters[name]
+    ref, ours, _ = rasters[name]
     out = subprocess.run([sys.executable, str(SHARED_COMPARE), str(ref), str(ours), "--tol", "1"],
                          capture_output=True, text=True, check=True).stdout
     theirs = float(re.search(r"F=([0-9.]+)", out).group(1))
