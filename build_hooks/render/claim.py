@@ -78,11 +78,12 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
     does not."""
     href = escape(ctx.card_href(name), quote=True)
     among = numbers_shown(result.values, check)  # each number with the digits that tell it apart
-    values = "".join(f"<li><code>{escape(path)}</code> = {escape(show_value(value, among=among))}</li>"
-                     for path, value in result.values.items())
-    detail = (f'<p>Check <code>{escape(check)}</code> on the data of <a href="{href}">proof '
-              f'<code>{escape(name)}</code></a>, measured {escape(p.measured_at[:10])} on '
-              f'{escape(p.device)}:</p><ul class="ldr-claim__values">{values}</ul>')
+    # one element for all the values, a line each (a list of them cost 1 + 2 elements a value)
+    values = "\n".join(f"{escape(path)} = {escape(show_value(value, among=among))}"
+                        for path, value in result.values.items())
+    detail = (f'<p class="ldr-claim__check">Check <code>{escape(check)}</code> on the data of '
+              f'<a href="{href}">proof <code>{escape(name)}</code></a>, measured {escape(p.measured_at[:10])} on '
+              f'{escape(p.device)}:</p><code class="ldr-claim__values">{values}</code>')
     if result.holds:
         return _mark("proof", name, options, f"claim checked against {under}", detail)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
@@ -94,12 +95,12 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
 def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> str:
     """A claim that holds: a small "✓ checked" mark (the stylesheet draws the ✓; its title says
     against what) that opens onto the author's statement, then what it was checked against with
-    the check and the values it read (``detail``, which starts ``<p>Check ``)."""
+    the check and the values it read (``detail``, which starts ``<p class="ldr-claim__check">Check ``)."""
     say = str(options.get("say") or "").strip()
     against = against[0].upper() + against[1:]
     title = f"{against} on every build" + (f": {say}" if say else "")
     statement = f'<p class="ldr-claim__say">{escape(say)}</p>' if say else ""
-    detail = detail.replace("<p>Check ", f"<p>{escape(against)} on every build: check ", 1)
+    detail = detail.replace(">Check ", f">{escape(against)} on every build: check ", 1)
     return (f'<details class="ldr-claim" data-{kind}="{escape(ident, quote=True)}" data-holds="true">'
             f'<summary title="{escape(title, quote=True)}">checked</summary>{statement}{detail}</details>')
 
@@ -164,8 +165,8 @@ def render_quote_claim(options: dict, ctx) -> str:
                    "test a token of the quoted lines", check)
     if not result.holds:
         _warn(ctx, f"claim does not hold: {check} on quote {ident} ({where})", check)
-    detail = (f'<p>Check <code>{escape(check)}</code> on the quote <code>{escape(ident)}</code> of '
-              f'<code>{escape(where)}</code>.</p>')
+    detail = (f'<p class="ldr-claim__check">Check <code>{escape(check)}</code> on the quote '
+              f'<code>{escape(ident)}</code> of <code>{escape(where)}</code>.</p>')
     if result.holds:
         return _mark("quote", ident, options, f"claim checked against the source of torch {found.torch}", detail)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""

@@ -32,6 +32,10 @@ ID = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 _LEXERS = {".yaml": YamlLexer, ".yml": YamlLexer, ".py": PythonLexer, ".pyi": PythonLexer,
            ".h": CppLexer, ".hpp": CppLexer, ".cpp": CppLexer, ".cuh": CppLexer, ".cu": CppLexer}
 _LANGUAGE = {YamlLexer: "yaml", PythonLexer: "python", CppLexer: "cpp", TextLexer: "text"}
+# Tokens the theme draws in the code's own colour (whitespace, names: mkdocs-material's
+# --md-code-hl-name-color is the code colour) need no element: their text is written bare.
+_PLAIN_TOKEN = re.compile(r'<span class="(?:w|n|nx)">([^<]*)</span>')
+_SAME_TOKEN = re.compile(r'</span>([ \t]*)<span class="([^"]+)">')  # joined when the class is the same
 
 
 def read_options(options: dict) -> dict:
@@ -69,11 +73,26 @@ def lexer_for(path: str):
     return TextLexer
 
 
+def _join_tokens(line: str) -> str:
+    """Two tokens of one class with only spaces between them become one (the spaces take its
+    colour, which shows nothing)."""
+    out: list[str] = []
+    pos = 0
+    for m in _SAME_TOKEN.finditer(line):
+        before = line.rfind('<span class="', 0, m.start())
+        same = before >= 0 and line.startswith(f'<span class="{m.group(2)}">', before)
+        out.append(line[pos:m.start()] + (m.group(1) if same else m.group(0)))
+        pos = m.end()
+    out.append(line[pos:])
+    return "".join(out)
+
+
 def render(found: Quote, say: str | None = None) -> str:
     """The quote as HTML: caption (path, lines, torch), line numbers and highlighted code."""
     lexer = lexer_for(found.path)
     # pygments closes and reopens its spans at each newline, so every line is balanced HTML
-    lines = highlight(found.text + "\n", lexer(stripnl=False), HtmlFormatter(nowrap=True)).split("\n")
+    lines = [_join_tokens(line) for line in _PLAIN_TOKEN.sub(r"\1", highlight(
+        found.text + "\n", lexer(stripnl=False), HtmlFormatter(nowrap=True))).split("\n")]
     code = "".join(f'<span class="ldr-quote__l" data-n="{n}">{line}\n</span>'
                    for n, line in zip(range(found.first, found.last + 1), lines))
     shown = found.repo or found.path
@@ -87,7 +106,7 @@ def render(found: Quote, say: str | None = None) -> str:
     caption = f'<span class="ldr-quote__say">{escape(say)}</span> ' if say else ""
     return (f'<figure class="ldr-quote" data-file="{escape(found.path, quote=True)}">'
             f"<figcaption>{caption}{head}</figcaption>"
-            f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre><span></span><code tabindex="0">'
+            f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre class="ldr-quote__code"><code tabindex="0">'
             f"{code}</code></pre></div></figure>")
 
 

@@ -7,7 +7,9 @@ into the final page. So is the chrome that every card or figure repeats word for
 card's "Proof" label, source link, provenance and run lines, a figure's zoom hint and download
 line), which would make every page a hit for "download" or "source". Captions, alt text and
 card text (title, purpose, output) stay searchable. (A card's source is a page of its own,
-site/sourcepage.py: no page carries it.)
+site/sourcepage.py: no page carries it.) So does a claim's statement, while what it checked (the
+expression, the values, the torch: the same words on every claim) and a source quote's lines (the
+pinned torch's code; its caption stays) are left out of the index, which every reader downloads.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import re
 from collections.abc import Sequence
 
 START = re.compile(r'<svg\b|<div class="ldr-instrument"|<p class="ldr-proof__(?:provenance|run|label|source)">'
-                   r'|<span class="ldr-figure-(?:hint|source)"')
-CHROME_END = {"<p": "</p>", "<s": "</span>"}  # none of them nests its own tag
+                   r'|<span class="ldr-figure-(?:hint|source)"|<p class="ldr-claim__check">'
+                   r'|<code class="ldr-claim__values">|<pre class="ldr-quote__code">')
+TAG = re.compile(r"<(\w+)")  # none of the chrome's tags nests its own kind: the first closing tag ends it
 SVG_TAG = re.compile(r"<svg\b|</svg>")
 DIV_TAG = re.compile(r"<div\b|</div>")
 TOKEN = "<!--ldr-deferred-{}-->"
@@ -45,7 +48,7 @@ def split(html: str, min_size: int = 1024) -> list[str]:
                     end = tag.end()
                     break
         else:  # the same on every card or figure
-            closing = CHROME_END[opening[:2]]
+            closing = f"</{TAG.match(opening).group(1)}>"  # type: ignore[union-attr]
             found = html.find(closing, start)
             end = None if found < 0 else found + len(closing)
         if end is None:  # unbalanced: leave the rest alone

@@ -11,10 +11,8 @@ import pytest
 
 # What any mkdocs-material page requests: its own stylesheets, scripts, favicon and search.
 MATERIAL = ("assets/stylesheets/", "assets/javascripts/", "assets/images/", "search/", "sitemap.xml")
-# Not proofs/ yet: its index is one tall table whose columns settle as its rows arrive, so a first
-# paint before the last row moves its cells, now and then (render/index.py's table, not the theme).
 PAGES = ["", "part-00-the-map/", "part-01-the-tensor/", "part-02-autograd/", "drift/2.13.0-to-2.14.1/",
-         "theme-check/part-01-instruments/", "theme-check/part-02-instruments/"]
+         "proofs/", "theme-check/part-01-instruments/", "theme-check/part-02-instruments/"]
 WIDTHS = {"desktop": (1440, 900), "phone": (390, 844)}
 
 OBSERVE = """
@@ -86,3 +84,18 @@ def test_nothing_moves_while_a_page_loads(project_site, browser, size):
         context.close()
         moved += [f"/{path}: {s['value']:.4f} at {s['at']} ms: {s['nodes'][:160]}" for s in shifts]
     assert not moved, f"layout shifts at {width} px:\n" + "\n".join(moved)
+
+
+def test_the_proofs_index_is_laid_out_before_any_script_runs(project_site, browser):
+    # mkdocs-material wraps a table without a class in its scroll boxes once its script runs, which
+    # moved the index after the first paint; and a table laid out by its contents settles its
+    # columns row by row while a long page arrives
+    context, page, _ = load(browser, project_site.url("proofs/"), 1440, 900)
+    seen = page.evaluate("""() => { const t = document.querySelector('.ldr-index table');
+      return {wrapped: !!t.closest('.md-typeset__scrollwrap'), layout: getComputedStyle(t).tableLayout,
+              width: t.getBoundingClientRect().width, column: t.parentElement.getBoundingClientRect().width}; }""")
+    shifts = page.evaluate("__ldrShifts")
+    context.close()
+    assert not seen["wrapped"] and seen["layout"] == "fixed", seen
+    assert abs(seen["width"] - seen["column"]) <= 1, seen  # the text column's width, whatever the rows hold
+    assert shifts == [], shifts

@@ -165,10 +165,13 @@ def test_a_claim_that_holds_is_a_quiet_mark_that_opens_onto_its_check(toll, md):
     # open: the statement, the torch it was checked against, the check and the values it read
     detail = html.split("</summary>", 1)[1]
     assert detail.startswith('<p class="ldr-claim__say">A big add costs over a hundred small ones.</p>'
-                             f"<p>Claim checked against torch {PIN} (cpu) on every build: check <code>TOLL.large_us "
+                             '<p class="ldr-claim__check">'
+                             f"Claim checked against torch {PIN} (cpu) on every build: check <code>TOLL.large_us "
                              '&gt; 100 * TOLL.small_us</code> on the data of <a href="#proof-toll">proof <code>toll'
                              "</code></a>")
-    assert "<li><code>TOLL.large_us</code> = 1,780</li><li><code>TOLL.small_us</code> = 4.1</li>" in detail
+    # the values it read, a line each, in one element
+    assert '<code class="ldr-claim__values">TOLL.large_us = 1,780\nTOLL.small_us = 4.1</code>' in detail
+    assert "<li>" not in detail and "<ul" not in detail
     assert "<div" not in html  # no box: the paragraph, then the mark
     assert md.state.diagnostics == []
 
@@ -180,7 +183,7 @@ def test_a_false_claim_warns_with_page_line_and_values(toll, md):
     assert f"This claim does not hold on the run of {md.state.library.store.read('toll', 'cpu').measured_at[:10]} " \
            f"(torch {PIN}, cpu)</p>" in html and "no longer" not in html
     assert "<details" not in html and "<summary" not in html  # loud: nothing folded away
-    assert "<li><code>TOLL.large_us</code> = 1,780</li>" in html
+    assert '<code class="ldr-claim__values">TOLL.large_us = 1,780\n' in html
     [warning] = md.state.diagnostics
     assert warning.level == "warning"
     assert warning.message.startswith(
@@ -324,6 +327,6 @@ NEAR = """
 def test_a_claim_on_the_page_shows_both_sides_distinct(project, md):
     project.proof("near", NEAR)
     html = md("# T\n\n```claim\nproof: near\ncheck: NEAR.naive != NEAR.careful and NEAR.sum > 10000\n```\n")
-    assert ("<li><code>NEAR.naive</code> = 1.0000000000000002</li><li><code>NEAR.careful</code> = 1</li>"
-            "<li><code>NEAR.sum</code> = 10,000.001</li>") in html  # apart from the check's 10000
+    assert ("NEAR.naive = 1.0000000000000002\nNEAR.careful = 1\n"
+            "NEAR.sum = 10,000.001</code>") in html  # apart from the check's 10000
     assert 'data-holds="true"' in html

@@ -1,5 +1,7 @@
 """The caches that keep a fresh build from redoing work (bench/bench_scale.py measures them)."""
 
+import re
+
 import pytest
 
 from build_hooks.directives.registry import registry
@@ -129,3 +131,26 @@ def test_the_chrome_every_card_and_figure_repeats_leaves_the_searchable_page():
         assert chrome not in searchable
     stash: dict[str, str] = {}
     assert restore(join(parts, stash), stash) == card + figure
+
+
+def test_what_a_claim_checked_and_a_quotes_lines_leave_the_searchable_page():
+    # the search index every reader downloads keeps a claim's statement and a quote's caption,
+    # not the check, values and torch every claim repeats, nor the pinned torch's code
+    from build_hooks.proofs.sources import Quote
+    from build_hooks.render.claim import _mark
+    from build_hooks.render.source import render as render_quote
+    from build_hooks.site.defer import join, split
+
+    detail = ('<p class="ldr-claim__check">Check <code>A.b &gt; 1</code> on the data of <a href="#proof-a">proof '
+              '<code>a</code></a>, measured 2026-01-01 on a CPU:</p>'
+              '<code class="ldr-claim__values">A.b = 2\nA.c = <i>3</i></code>')
+    claim = _mark("proof", "a", {"say": "Twice as big."}, "claim checked against torch 2.0.0 (cpu)", detail)
+    quote = render_quote(Quote("torch/x.py", "torch/x.py", 3, 4, ("def gather_everything():", "    pass"), "2.0.0"),
+                         "Where it gathers.")
+    parts = split(claim + quote)
+    searchable = re.sub(r"<[^>]+>", " ", "".join(parts[0::2]))  # the text search reads, not attributes
+    assert "Twice as big." in searchable and "Where it gathers." in searchable and "torch/x.py" in searchable
+    for apparatus in ("on every build", "A.b", "gather_everything"):
+        assert apparatus not in searchable, apparatus
+    stash: dict[str, str] = {}
+    assert restore(join(parts, stash), stash) == claim + quote

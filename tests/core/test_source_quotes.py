@@ -301,3 +301,23 @@ def test_a_corrections_note_names_a_quote_whose_lines_changed(project, tmp_path)
     assert "the quoted lines of <code>tools/<wbr>autograd/<wbr>derivatives.yaml</code> changed" in note
     assert 'href="#backward"' in note  # at the section of its fence
     assert "DispatchKey.h" not in note  # its lines did not change
+
+
+def test_a_quote_carries_one_element_per_line_and_per_coloured_token():
+    # whitespace and names are drawn in the code's own colour: they need no element of their own
+    from html import unescape
+
+    from build_hooks.proofs.sources import Quote
+    from build_hooks.render.source import render
+
+    lines = ("      : data_ptr_(std::move(data_ptr)),", "        resizable_(resizable) {", "  // a comment")
+    html = render(Quote("torch/include/c10/core/StorageImpl.h", "c10/core/StorageImpl.h", 66, 68, lines, "2.0.0"))
+    code = html.split('<code tabindex="0">', 1)[1].split("</code>", 1)[0]
+    assert '<span class="w">' not in code and '<span class="n">' not in code and "<pre><span></span>" not in html
+    text = unescape(re.sub(r"<[^>]+>", "", code))
+    assert text == "\n".join(lines) + "\n"  # every character of the source, in order
+    assert re.findall(r'data-n="(\d+)"', code) == ["66", "67", "68"]
+    elements = len(re.findall(r"<span\b", code))
+    # a line each, and the coloured tokens: ":" "(" "::" "(" ")),"; "(" ") {" (one, the space between
+    # two of a kind joins them); the comment
+    assert elements == 3 + 5 + 2 + 1, code
