@@ -1,9 +1,13 @@
-"""The theme's weight on the wire: its own CSS and JS, gzipped, against a 25 KB budget.
+"""The theme's weight on the wire: the stylesheet and the script every page loads, gzipped, against
+a 25 KB budget.
 
-Everything the theme ships on top of mkdocs-material is counted file by file (each is its own
-request, so the gzipped sizes add up), and so is the package's own CSS (build_hooks/assets/: cards,
-figures), which every page links too; the drawing fonts are not counted (a page fetches only the
-faces its figures use). Files copied into the site but never loaded by a page are listed apart.
+What is counted is what the build ships (build_hooks/site/assets.py): the one bundle.css and the
+one bundle.js it joins from the package's own files (cards, figures, the viewer) and the files
+mkdocs.yml lists under theme.ldr_assets, comments left out as the build leaves them, each
+gzipped as a whole (each is one request). The files that go into each bundle are listed with their
+own sizes, to show where the weight comes from. The drawing fonts are not counted (a page fetches
+only the faces its figures use). Theme files copied into the site but never loaded by a page are
+listed apart.
 
     python bench/bench_theme.py          # print the table
     python bench/bench_theme.py --check  # also exit 1 when over budget
@@ -12,13 +16,24 @@ faces its figures use). Files copied into the site but never loaded by a page ar
 from __future__ import annotations
 
 import gzip
+import re
 import sys
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 THEME = ROOT / "theme"
 BUDGET = 25 * 1024
 LOADED = {".css", ".js"}
+
+
+class _Loader(yaml.SafeLoader):
+    """Reads mkdocs.yml without running its !ENV and !!python tags (they become None)."""
+
+
+_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 
 
 def gz(data: bytes) -> int:
@@ -41,13 +56,32 @@ def table(title: str, items: list[tuple[str, int, int]]) -> int:
     return total
 
 
+def shipped() -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]:
+    """(the two bundles as the build writes them, the parts each is joined from), as
+    (name, bytes, gzipped bytes)."""
+    sys.path.insert(0, str(ROOT))
+    from build_hooks.site import assets
+
+    cfg = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+    theme = cfg.get("theme") or {}
+    theme_dir = ROOT / theme["custom_dir"] if theme.get("custom_dir") else None
+    listed = list(theme.get(assets.OPTION) or [])
+    bundles = [(uri, len(data), gz(data)) for uri, data in assets.bundles(theme_dir, listed)]
+    parts: list[tuple[str, int, int]] = []
+    for _, data in assets.bundles(theme_dir, listed):
+        for chunk in re.split(r"(?m)^(?=/\* \S+ \*/$)", data.decode()):
+            head = re.match(r"/\* (\S+) \*/", chunk)
+            if head:
+                parts.append((f"  {head.group(1)}", len(chunk.encode()), gz(chunk.encode())))
+    return bundles, parts
+
+
 def main(argv: list[str]) -> int:
+    bundles, parts = shipped()
+    total = table("what every page loads beyond mkdocs-material's own: the two bundles, as shipped", bundles)
+    table("what each bundle is joined from (each part gzipped alone: they add up to more)", parts)
     files = [p for p in THEME.rglob("*") if p.is_file()]
-    package = [p for p in (ROOT / "build_hooks" / "assets").rglob("*") if p.is_file() and p.suffix in LOADED]
-    own = files
-    loaded = [p for p in own if p.suffix in LOADED] + package  # the plugin links the package's CSS
-    copied = [p for p in own if p.suffix not in LOADED and p.suffix != ".html"]
-    total = table("theme and package CSS and JS, loaded by every page (beyond mkdocs-material's own)", rows(loaded))
+    copied = [p for p in files if p.suffix not in LOADED and p.suffix != ".html"]
     table("copied into the site but never requested by a page", rows(copied))
     material = _material_weight()
     if material:
