@@ -82,7 +82,7 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
     values = "\n".join(f"{escape(path)} = {escape(show_value(value, among=among))}"
                         for path, value in result.values.items())
     detail = (f'<p class="ldr-claim__check">Check <code>{escape(check)}</code> on the data of '
-              f'<a href="{href}">proof <code>{escape(name)}</code></a>, measured {escape(p.measured_at[:10])} on '
+              f'<a href="{href}">proof {escape(name)}</a>, measured {escape(p.measured_at[:10])} on '
               f'{escape(p.device)}:</p><code class="ldr-claim__values">{values}</code>')
     if result.holds:
         return _mark("proof", name, options, f"claim checked against {under}", detail)

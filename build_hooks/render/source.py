@@ -33,8 +33,10 @@ _LEXERS = {".yaml": YamlLexer, ".yml": YamlLexer, ".py": PythonLexer, ".pyi": Py
            ".h": CppLexer, ".hpp": CppLexer, ".cpp": CppLexer, ".cuh": CppLexer, ".cu": CppLexer}
 _LANGUAGE = {YamlLexer: "yaml", PythonLexer: "python", CppLexer: "cpp", TextLexer: "text"}
 # Tokens the theme draws in the code's own colour (whitespace, names: mkdocs-material's
-# --md-code-hl-name-color is the code colour) need no element: their text is written bare.
-_PLAIN_TOKEN = re.compile(r'<span class="(?:w|n|nx)">([^<]*)</span>')
+# --md-code-hl-name-color is the code colour) need no element: their text is written bare. So is
+# punctuation, which the theme draws a shade lighter: brackets and commas read as well in the
+# code's colour, and they were a third of a quote's elements.
+_PLAIN_TOKEN = re.compile(r'<span class="(?:w|n|nx|p)">([^<]*)</span>')
 _SAME_TOKEN = re.compile(r'</span>([ \t]*)<span class="([^"]+)">')  # joined when the class is the same
 
 

@@ -9,21 +9,31 @@ line), which would make every page a hit for "download" or "source". Captions, a
 card text (title, purpose, output) stay searchable. (A card's source is a page of its own,
 site/sourcepage.py: no page carries it.) So does a claim's statement, while what it checked (the
 expression, the values, the torch: the same words on every claim) and a source quote's lines (the
-pinned torch's code; its caption stays) are left out of the index, which every reader downloads.
+pinned torch's code; its caption stays) are left out of the index, which every reader downloads,
+and so are the drift report's tables of values, output diffs and claim lists (its prose and
+headings stay) and the proofs index's lists of records and of what each page quotes (each proof's
+title and the pages that quote it stay). An instrument is all widget markup and embedded data; its
+title is not worth a search hit either.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 START = re.compile(r'<svg\b|<div class="ldr-instrument"|<p class="ldr-proof__(?:provenance|run|label|source)">'
                    r'|<span class="ldr-figure-(?:hint|source)"|<p class="ldr-claim__check">'
-                   r'|<code class="ldr-claim__values">|<pre class="ldr-quote__code">')
-TAG = re.compile(r"<(\w+)")  # none of the chrome's tags nests its own kind: the first closing tag ends it
-SVG_TAG = re.compile(r"<svg\b|</svg>")
-DIV_TAG = re.compile(r"<div\b|</div>")
+                   r'|<code class="ldr-claim__values">|<pre class="ldr-quote__code">'
+                   r'|<(?:table class="ldr-drift__values|pre class="ldr-drift__output|ul class="ldr-drift__claims)"'
+                   r'|<(?:ul class="ldr-index__records|details class="ldr-index__quoted)"')
+TAG = re.compile(r"<(\w+)")
 TOKEN = "<!--ldr-deferred-{}-->"
+
+
+@functools.cache
+def _tags(name: str) -> re.Pattern:
+    return re.compile(rf"<{name}\b|</{name}>")
 
 
 def split(html: str, min_size: int = 1024) -> list[str]:
@@ -37,20 +47,14 @@ def split(html: str, min_size: int = 1024) -> list[str]:
         if match is None:
             break
         start, opening = match.start(), match.group(0)
-        if opening.startswith(("<svg", '<div class="ldr-instrument"')):
-            # An instrument is all widget markup and embedded data; its title is not worth a
-            # search hit. Nested blocks of the same tag are counted to find the end.
-            pattern, tag_open = (SVG_TAG, "<svg") if opening.startswith("<svg") else (DIV_TAG, "<div")
-            depth, end = 0, None
-            for tag in pattern.finditer(html, start):
-                depth += 1 if tag.group(0) == tag_open else -1
-                if depth == 0:
-                    end = tag.end()
-                    break
-        else:  # the same on every card or figure
-            closing = f"</{TAG.match(opening).group(1)}>"  # type: ignore[union-attr]
-            found = html.find(closing, start)
-            end = None if found < 0 else found + len(closing)
+        # The block ends where its element does: nested elements of its tag are counted.
+        name = TAG.match(opening).group(1)  # type: ignore[union-attr]
+        depth, end = 0, None
+        for tag in _tags(name).finditer(html, start):
+            depth += -1 if tag.group(0).startswith("</") else 1
+            if depth == 0:
+                end = tag.end()
+                break
         if end is None:  # unbalanced: leave the rest alone
             break
         block = html[start:end]

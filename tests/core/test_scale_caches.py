@@ -154,3 +154,24 @@ def test_what_a_claim_checked_and_a_quotes_lines_leave_the_searchable_page():
         assert apparatus not in searchable, apparatus
     stash: dict[str, str] = {}
     assert restore(join(parts, stash), stash) == claim + quote
+
+
+def test_the_drift_reports_tables_and_the_proofs_index_lists_leave_the_searchable_page():
+    from build_hooks.site.defer import join, split
+
+    drift = ('<h2>where_code_lives</h2><p>What moved.</p><table class="ldr-drift__values"><tr><td>'
+             '<code>LIBRARIES.files[x.so]</code></td><td>171,104</td></tr></table>'
+             '<pre class="ldr-drift__output"><span class="ldr-drift__line--added">+ new line</span></pre>'
+             '<ul class="ldr-drift__claims"><li>check <code>A.b</code></li></ul>')
+    index = ('<tr class="ldr-index__proof"><td><a class="ldr-index__title" href="#">Views share storage</a>'
+             '<details class="ldr-index__quoted"><summary>what it quotes</summary><ul><li>excerpt: from "a"</li>'
+             '</ul></details></td><td><ul class="ldr-index__records"><li>cpu<ul class="ldr-index__history"><li>'
+             '2.13.0</li></ul></li><li>2.14.1 recorded</li></ul></td></tr>')
+    parts = split(drift + index)
+    searchable = re.sub(r"<[^>]+>", " ", "".join(parts[0::2]))
+    assert "where_code_lives" in searchable and "What moved." in searchable and "Views share storage" in searchable
+    for apparatus in ("LIBRARIES", "171,104", "new line", "A.b", "what it quotes", "excerpt", "2.13.0", "recorded"):
+        assert apparatus not in searchable, apparatus
+    assert "<ul" not in "".join(parts[0::2])  # a nested list is deferred with the list that holds it
+    stash: dict[str, str] = {}
+    assert restore(join(parts, stash), stash) == drift + index
