@@ -6,7 +6,8 @@ After rendering, such blocks are swapped for placeholders; the placeholders are 
 into the final page. So is the chrome that every card or figure repeats word for word (the
 card's "Proof" label, source link, provenance and run lines, a figure's zoom hint and download
 line), which would make every page a hit for "download" or "source". Captions, alt text and
-card text (title, purpose, output) stay searchable. (A card's source is a page of its own,
+card text (title, purpose) stay searchable; a card's whole output does not (the excerpts the
+text quotes from it do). (A card's source is a page of its own,
 site/sourcepage.py: no page carries it.) So does a claim's statement, while what it checked (the
 expression, the values, the torch: the same words on every claim) and a source quote's lines (the
 pinned torch's code; its caption stays) are left out of the index, which every reader downloads,
@@ -26,7 +27,8 @@ START = re.compile(r'<svg\b|<div class="ldr-instrument"|<p class="ldr-proof__(?:
                    r'|<span class="ldr-figure-(?:hint|source)"|<p class="ldr-claim__check">'
                    r'|<code class="ldr-claim__values">|<pre class="ldr-quote__code">'
                    r'|<(?:table class="ldr-drift__values|pre class="ldr-drift__output|ul class="ldr-drift__claims)"'
-                   r'|<(?:ul class="ldr-index__records|details class="ldr-index__quoted)"')
+                   r'|<(?:ul class="ldr-index__records|details class="ldr-index__quoted)"'
+                   r'|<pre class="ldr-proof__output">')
 TAG = re.compile(r"<(\w+)")
 TOKEN = "<!--ldr-deferred-{}-->"
 

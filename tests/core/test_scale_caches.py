@@ -167,11 +167,13 @@ def test_the_drift_reports_tables_and_the_proofs_index_lists_leave_the_searchabl
              '<details class="ldr-index__quoted"><summary>what it quotes</summary><ul><li>excerpt: from "a"</li>'
              '</ul></details></td><td><ul class="ldr-index__records"><li>cpu<ul class="ldr-index__history"><li>'
              '2.13.0</li></ul></li><li>2.14.1 recorded</li></ul></td></tr>')
-    parts = split(drift + index)
+    card = '<pre class="ldr-proof__output"><code>every line the proof printed</code></pre>'
+    parts = split(drift + index + card)
     searchable = re.sub(r"<[^>]+>", " ", "".join(parts[0::2]))
     assert "where_code_lives" in searchable and "What moved." in searchable and "Views share storage" in searchable
-    for apparatus in ("LIBRARIES", "171,104", "new line", "A.b", "what it quotes", "excerpt", "2.13.0", "recorded"):
+    for apparatus in ("LIBRARIES", "171,104", "new line", "A.b", "what it quotes", "excerpt", "2.13.0", "recorded",
+                      "every line the proof printed"):
         assert apparatus not in searchable, apparatus
     assert "<ul" not in "".join(parts[0::2])  # a nested list is deferred with the list that holds it
     stash: dict[str, str] = {}
-    assert restore(join(parts, stash), stash) == drift + index
+    assert restore(join(parts, stash), stash) == drift + index + card
