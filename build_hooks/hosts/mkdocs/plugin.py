@@ -42,6 +42,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
 
 from build_hooks.config import Layout, cache_dir
 from build_hooks.core.errors import LdrError
@@ -268,7 +269,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         return html
 
     def on_post_page(self, output, page, config):
-        return restore(output, self.deferred.pop(page.file.src_uri, {}))
+        html = restore(output, self.deferred.pop(page.file.src_uri, {}))
+        fonts = get_relative_url(assets.PREFIX + "fonts/", page.url)
+        return assets.font_preloads(html, fonts if fonts.endswith("/") else fonts + "/")
 
     def on_post_build(self, config):
         if self.page_errors:  # one build names every page's problems, not just the first page's
