@@ -98,7 +98,7 @@ def bundles(theme_dir: Path | None = None, listed: Sequence[str] = ()) -> list[t
     return [(BUNDLE_CSS, "\n".join(css).encode()), (BUNDLE_JS, "\n".join(js).encode())]
 
 
-_DRAWN_FONT = re.compile(r'\sfont-family="([^",]+)')
+_DRAWN_FONT = re.compile(r'font-family="([^",]+)')  # a literal start: scanned for, not tried at every space
 
 
 def font_preloads(html: str, to_fonts: str) -> str:
@@ -109,7 +109,7 @@ def font_preloads(html: str, to_fonts: str) -> str:
     is the one the page would fetch anyway: no request is added."""
     from build_hooks.drawing.fonts import FAMILIES
 
-    named = dict.fromkeys(_DRAWN_FONT.findall(html))
+    named = dict.fromkeys(m.group(1) for m in _DRAWN_FONT.finditer(html) if m.start() and html[m.start() - 1].isspace())
     files = [f.files[0][0] for f in FAMILIES.values() if f.name in named and f.files]
     head = html.find("</head>")
     if not files or head < 0:
