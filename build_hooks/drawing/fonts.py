@@ -140,3 +140,22 @@ def with_fonts(svg: str, mode: str = "embed", url_prefix: str = "fonts/") -> str
         return svg
     rules = font_face_css(url_prefix, used, embed=(mode == "embed"))
     return svg.replace("<defs>", f"<defs><style>{rules}</style>", 1)
+
+
+_DRAWN_FONT = re.compile(r'font-family="([^",]+)')  # a literal start: scanned for, not tried at every space
+
+
+def font_preloads(html: str, to_fonts: str) -> str:
+    """The page with a ``<link rel="preload">`` in its head for the first face (the Latin one) of
+    each drawing font its figures name, so that the font is fetched beside the stylesheet rather
+    than after it (on a slow phone network that was one more round trip before the page's load
+    event). ``to_fonts`` is the fonts folder's URL relative to the page (ending ``/``). The font
+    is the one the page would fetch anyway: no request is added."""
+    named = dict.fromkeys(m.group(1) for m in _DRAWN_FONT.finditer(html) if m.start() and html[m.start() - 1].isspace())
+    files = [f.files[0][0] for f in FAMILIES.values() if f.name in named and f.files]
+    head = html.find("</head>")
+    if not files or head < 0:
+        return html
+    links = "".join(f'<link rel="preload" href="{to_fonts}{name}" as="font" type="font/woff2" crossorigin>'
+                    for name in files)
+    return html[:head] + links + html[head:]

@@ -98,27 +98,6 @@ def bundles(theme_dir: Path | None = None, listed: Sequence[str] = ()) -> list[t
     return [(BUNDLE_CSS, "\n".join(css).encode()), (BUNDLE_JS, "\n".join(js).encode())]
 
 
-_DRAWN_FONT = re.compile(r'font-family="([^",]+)')  # a literal start: scanned for, not tried at every space
-
-
-def font_preloads(html: str, to_fonts: str) -> str:
-    """The page with a ``<link rel="preload">`` in its head for the first face (the Latin one) of
-    each drawing font its figures name, so that the font is fetched beside the stylesheet rather
-    than after it (on a slow phone network that was one more round trip before the page's load
-    event). ``to_fonts`` is the fonts folder's URL relative to the page (ending ``/``). The font
-    is the one the page would fetch anyway: no request is added."""
-    from build_hooks.drawing.fonts import FAMILIES
-
-    named = dict.fromkeys(m.group(1) for m in _DRAWN_FONT.finditer(html) if m.start() and html[m.start() - 1].isspace())
-    files = [f.files[0][0] for f in FAMILIES.values() if f.name in named and f.files]
-    head = html.find("</head>")
-    if not files or head < 0:
-        return html
-    links = "".join(f'<link rel="preload" href="{to_fonts}{name}" as="font" type="font/woff2" crossorigin>'
-                    for name in files)
-    return html[:head] + links + html[head:]
-
-
 def _read(path: Path, inside: Path, shown: str) -> str:
     try:  # only a regular file inside its folder (core/safefs.py): no symlink out, no FIFO
         return read_text(path, inside=inside, limit="data")

@@ -13,6 +13,7 @@ from build_hooks.directives.context import Context
 from build_hooks.drawing import render_svg
 from build_hooks.drawing.compact import compact, path_data, relative
 from build_hooks.drawing.figure import render_fence
+from build_hooks.drawing.fonts import font_preloads
 
 ROOT = Path(__file__).resolve().parents[2]
 DRAWINGS = sorted((ROOT / "drawings").glob("*.excalidraw"))
@@ -94,3 +95,20 @@ def test_the_figure_fence_puts_the_compact_copy_on_the_page(tmp_path, cache_dir)
     assert '<svg role="img" aria-label="Mixed" ' in html and 'class="ldr-drawing"' in html
     assert "rotate(0 " not in html and 'direction="ltr"' not in html
     assert _texts(html) == ["inside", "go", "a  note"]
+
+
+def test_a_page_with_a_drawing_preloads_its_font_and_no_other():
+    # the font is asked for beside the stylesheet instead of after it; only the faces the page's
+    # drawings name, the Latin one (the first listed), and nothing on a page without a drawing
+    page = ('<html><head><title>t</title></head><body><svg class="ldr-drawing" '
+            'font-family="Excalifont, Xiaolai, Segoe UI Emoji, cursive"><text>hi</text></svg>'
+            '<svg class="ldr-drawing"><text font-family="Excalifont, Xiaolai, cursive">again</text></svg>'
+            '</body></html>')
+    html = font_preloads(page, "../assets/ldr/fonts/")
+    links = re.findall(r"<link [^>]*>", html)
+    assert links == ['<link rel="preload" href="../assets/ldr/fonts/Excalifont-latin.woff2" as="font" '
+                     'type="font/woff2" crossorigin>']
+    assert html.index(links[0]) < html.index("</head>")
+    assert (ROOT / "build_hooks" / "assets" / "fonts" / "Excalifont-latin.woff2").is_file()
+    plain = "<html><head></head><body><p>no drawing</p></body></html>"
+    assert font_preloads(plain, "fonts/") == plain

@@ -137,19 +137,3 @@ def test_comments_go_and_code_stays():
     js = assets._lean("/* a */ x();\n  // gone\ny(); // kept\n/* one\n two */\nz(); /* kept */\n")
     assert js == "/* a */ x();\ny(); // kept\nz(); /* kept */\n"
 
-
-def test_a_page_with_a_drawing_preloads_its_font_and_no_other():
-    # the font is asked for beside the stylesheet instead of after it; only the faces the page's
-    # drawings name, the Latin one (the first listed), and nothing on a page without a drawing
-    page = ('<html><head><title>t</title></head><body><svg class="ldr-drawing" '
-            'font-family="Excalifont, Xiaolai, Segoe UI Emoji, cursive"><text>hi</text></svg>'
-            '<svg class="ldr-drawing"><text font-family="Excalifont, Xiaolai, cursive">again</text></svg>'
-            '</body></html>')
-    html = assets.font_preloads(page, "../assets/ldr/fonts/")
-    links = re.findall(r"<link [^>]*>", html)
-    assert links == ['<link rel="preload" href="../assets/ldr/fonts/Excalifont-latin.woff2" as="font" '
-                     'type="font/woff2" crossorigin>']
-    assert html.index(links[0]) < html.index("</head>")
-    assert (assets.ASSETS_DIR / "fonts" / "Excalifont-latin.woff2").is_file()
-    plain = "<html><head></head><body><p>no drawing</p></body></html>"
-    assert assets.font_preloads(plain, "fonts/") == plain

@@ -47,6 +47,7 @@ from mkdocs.utils import get_relative_url
 from build_hooks.config import Layout, cache_dir
 from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, check_regular
+from build_hooks.drawing.fonts import font_preloads
 from build_hooks.hosts.markdown.extension import LdrState, card_names
 from build_hooks.hosts.mkdocs.config import LdrConfig
 from build_hooks.hosts.mkdocs.log import PluginLog, check_writable, guard_hooks
@@ -271,7 +272,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_post_page(self, output, page, config):
         html = restore(output, self.deferred.pop(page.file.src_uri, {}))
         fonts = get_relative_url(assets.PREFIX + "fonts/", page.url)
-        return assets.font_preloads(html, fonts if fonts.endswith("/") else fonts + "/")
+        return font_preloads(html, fonts if fonts.endswith("/") else fonts + "/")
 
     def on_post_build(self, config):
         if self.page_errors:  # one build names every page's problems, not just the first page's
