@@ -54,27 +54,24 @@ class CardLinks:
 
     def url(self, name: str) -> str:
         """For raw HTML: relative to the page's URL."""
-        if self.pages is None:
-            return f"#proof-{name}"
-        target = self.card_page(name)
-        if target is None:
-            return f"{base_url(self.page_url)}proofs/{name}.py"
-        if target[0] == self.page:
-            return f"#proof-{name}"
-        return page_link(self.page_url, target[1], f"proof-{name}")
+        return self._link(name, self.page_url)
 
     def root(self, name: str) -> str:
         """The same target from the site's root (an inline value's ``data-card``): ``#proof-x``
         on this page, else ``other/#proof-x`` (``./#proof-x`` for the home page's card with
         directory URLs), or the published script, ``proofs/x.py``, when no page shows a card."""
+        return self._link(name, None)
+
+    def _link(self, name: str, from_url: str | None) -> str:
+        """A link to the proof's card from ``from_url`` (None: the site's root)."""
         if self.pages is None:
             return f"#proof-{name}"
         target = self.card_page(name)
         if target is None:
-            return f"proofs/{name}.py"
+            return f"{base_url(from_url)}proofs/{name}.py"
         if target[0] == self.page:
             return f"#proof-{name}"
-        return page_link(None, target[1], f"proof-{name}")
+        return page_link(from_url, target[1], f"proof-{name}")
 
     def source(self, name: str) -> str:
         """For the Markdown tree: relative to the page's source file."""
