@@ -7,12 +7,14 @@ built pages resolves: each ``href`` and ``src`` from the page's own URL, each in
 a fragment, to an ``id`` in that file. A configuration Zensical cannot build from fails and names
 what to add.
 
-The proofs run once, under a stand-in torch (the proofs never import it); each build then reads
-their records.
+The site has no torch: ``import torch`` fails in the builds and in the proofs (a package that
+raises ImportError comes first on their path). The proofs run once; each build then reads their
+records, which name no torch.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import re
@@ -26,11 +28,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from build_hooks.proofs.pin import pinned_torch
-
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
-REPO_PIN = pinned_torch(REPO)
 
 HELLO = '''"""Counting letters.
 
@@ -137,14 +136,6 @@ class _Tolerant(yaml.SafeLoader):
 _Tolerant.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
-def pin_of(config: str) -> str:
-    """The torch version the stand-in must report: the plugin's `torch` option, else the repo's pin."""
-    for entry in (yaml.load(config, Loader=_Tolerant) or {}).get("plugins") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("ldr"), dict) and entry["ldr"].get("torch"):
-            return str(entry["ldr"]["torch"])
-    return REPO_PIN
-
-
 def without_line(config: str, pattern: str) -> str:
     """The configuration less its lines that match ``pattern`` (comments aside)."""
     kept = [line for line in config.splitlines(keepends=True)
@@ -164,16 +155,15 @@ class Site:
             (root / "docs" / name).write_text(text)
         (root / "proofs" / "hello.py").write_text(HELLO)
         (root / "proofs" / "other.py").write_text(OTHER)
-        fake = tools / "torch-standin"
+        fake = tools / "no-torch"  # first on the path of the builds and the proofs: no torch at all
         if not fake.exists():
             (fake / "torch").mkdir(parents=True)
             (fake / "torch" / "__init__.py").write_text(
-                f"__version__ = {pin_of(config)!r}\nclass cuda:\n    is_available = staticmethod(lambda: False)\n"
-                "class backends:\n    mps = None\n")
+                "raise ImportError('no torch here: an adopter site without torch (the test stands it in)')\n")
             python = tools / "python"
             python.write_text(f'#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} "$@"\n')
             python.chmod(0o755)
-        path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+        path = os.pathsep.join(p for p in (str(fake), str(REPO), os.environ.get("PYTHONPATH", "")) if p)
         self.env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=path, LDR_PYTHON=str(tools / "python"))
         self.env.pop("LDR_CACHE_DIR", None)
 
@@ -197,8 +187,10 @@ def measured(tmp_path_factory) -> Path:
     site = Site(base / "site-src", readme_config(), base)
     ran = site.run("build_hooks", "run")
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert sorted(p.name for p in (site.root / "proofs" / "_results").glob("*.json")) == [
-        "hello.cpu.json", "other.cpu.json"]
+    records = sorted((site.root / "proofs" / "_results").glob("*.json"))
+    assert [p.name for p in records] == ["hello.cpu.json", "other.cpu.json"]
+    for record in records:  # plain-Python proofs: their records carry no torch
+        assert "torch" not in json.loads(record.read_text()), record.name
     return site.root
 
 
@@ -299,7 +291,8 @@ def test_every_link_to_a_card_resolves(measured, tmp_path, generator, directory_
         page = page_file(site, source, directory_urls)
         text = "".join(parse(page).text)
         assert "{{" not in text and "```" not in text, f"{generator}: {source} was not rendered"
-    assert 'id="proof-hello"' in page_file(site, "index.md", directory_urls).read_text()
+    home = page_file(site, "index.md", directory_urls).read_text()
+    assert 'id="proof-hello"' in home and "needs nothing but Python" in home and "torch 2." not in home
     assert 'class="ldr-value"' in page_file(site, "page.md", directory_urls).read_text()
     assert (site / "proofs" / "hello.py.html").is_file() and (site / "proofs" / "hello.py").is_file()
     broken, cards = broken_links(site, directory_urls)
