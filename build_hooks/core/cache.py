@@ -53,10 +53,11 @@ def key_of(*parts: str | bytes) -> str:
 
 @functools.lru_cache(maxsize=1)
 def package_digest() -> str:
-    """Every ``.py`` and ``.json`` file of this package (by content: 2 ms for all of them) and
-    the Python version: what any cached value was made by."""
+    """Every ``.py`` and ``.json`` file of this package and its jinja templates (``.html``: an
+    edited template must not replay the markup the old one made) by content (2 ms for all of
+    them), and the Python version: what any cached value was made by."""
     digest = hashlib.sha256(sys.version.encode() + b"\0")
-    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.json")]):
+    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.json"), *PACKAGE.rglob("*.html")]):
         if "__pycache__" in path.parts:
             continue
         with contextlib.suppress(OSError):

@@ -307,3 +307,20 @@ def test_a_torn_or_foreign_compiled_template_is_compiled_again(tmp_path):
         make(entry)
         assert render() == good
         assert entry.read_bytes() == sealed and not entry.is_symlink()
+
+
+def test_the_code_an_entry_names_includes_the_templates(tmp_path, monkeypatch):
+    # an edited jinja template (render/templates/*.html) made a warm build replay the markup the
+    # old one had rendered (the directive memo is one of these caches)
+    template = tmp_path / "build_hooks" / "render" / "templates" / "x.html"
+    template.parent.mkdir(parents=True)
+    template.write_text("<p>{{ a }}</p>")
+    monkeypatch.setattr(cache, "PACKAGE", tmp_path / "build_hooks")
+    cache.package_digest.cache_clear()
+    try:
+        before = cache.package_digest()
+        template.write_text("<p class='new'>{{ a }}</p>")
+        cache.package_digest.cache_clear()
+        assert cache.package_digest() != before
+    finally:
+        cache.package_digest.cache_clear()
