@@ -21,7 +21,7 @@ GATED = '''\
 import json, os, time
 from pathlib import Path
 Path({started!r}).write_text(json.dumps({{"pid": os.getpid(), "ppid": os.getppid()}}))
-deadline = time.monotonic() + 45
+deadline = time.monotonic() + 240  # "for ever": released, or killed by the restart
 while not Path({release!r}).exists() and time.monotonic() < deadline:
     time.sleep(0.05)
 print("alpha {version} here")
