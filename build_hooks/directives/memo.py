@@ -107,21 +107,22 @@ def torch_digest() -> str:
 
 
 def module_digest(names: Iterable[str]) -> str:
-    """The code of the widget modules a site names (a package: all its ``.py`` files)."""
-    digest = hashlib.sha256()
+    """The code of the widget modules a site names: a package's every file (its templates and
+    data too, as :func:`tree_digest` reads them), else the module's own file."""
+    parts = []
     for name in names:
         spec = importlib.util.find_spec(name)
         origin = Path(spec.origin) if spec is not None and spec.origin else None
-        digest.update(name.encode() + b"\0")
         if origin is None:
-            continue
-        folder = origin.parent if origin.name == "__init__.py" else None
-        for path in sorted(folder.rglob("*.py")) if folder else [origin]:
+            parts.append(f"{name}=?")
+        elif origin.name == "__init__.py":
+            parts.append(f"{name}={tree_digest(origin.parent)}")
+        else:
             try:
-                digest.update(path.read_bytes() + b"\0")
+                parts.append(f"{name}={key_of(origin.read_bytes())}")
             except OSError:
-                digest.update(b"\0unreadable\0")
-    return digest.hexdigest()
+                parts.append(f"{name}=unreadable")
+    return key_of(*parts)
 
 
 class Memo:
@@ -132,7 +133,7 @@ class Memo:
 
     def __init__(self, root: Path, layout: Layout):
         self.root, self.layout = root, layout
-        self.cache = TextCache.for_project(root, NAMESPACE, ".json", valid=_valid)
+        self.cache = TextCache.for_project(root, NAMESPACE, ".json")  # shape checked once, in _open
         self._inputs: dict[str, str] = {}
         self._common: str | None = None
         self._pin: str | None = None
@@ -186,9 +187,7 @@ class Memo:
             return
         self.flush()
         self._page = where
-        text = self.cache.get(_page_key(where))
-        self._kept = json.loads(text)["entries"] if text is not None else {}
-        self._used = {}
+        self._kept, self._used = _entries(self.cache.get(_page_key(where))), {}
 
     def get(self, key: str, page: str | None, page_url: str | None) -> Entry | None:
         self._open(page, page_url)
@@ -213,6 +212,13 @@ def _page_key(where: tuple[str, str]) -> str:
     return key_of("page", *where)
 
 
-def _valid(text: str) -> bool:
-    entries = json.loads(text).get("entries")
-    return isinstance(entries, dict) and all(isinstance(key, str) for key in entries)
+def _entries(text: str | None) -> dict[str, object]:
+    """A page's entries as :meth:`Memo.flush` wrote them; empty for none, or for anything of
+    another shape (parsed once: the text cache is told no check of its own)."""
+    try:
+        entries = json.loads(text)["entries"] if text is not None else {}
+    except (ValueError, TypeError, KeyError):
+        return {}
+    if not isinstance(entries, dict) or not all(isinstance(key, str) for key in entries):
+        return {}
+    return entries
