@@ -25,8 +25,22 @@ def fixture_record(name: str, device_class: str = "cpu") -> dict:
     return json.loads((HERE / "fixtures" / f"{name}.{device_class}.json").read_text())["data"]
 
 
+def instant_ready(page):
+    """Wait until mkdocs-material's instant navigation takes clicks.
+
+    Its click handler subscribes only once ``sitemap.xml`` has been fetched and parsed (a
+    link outside the sitemap is followed as a full page load), so a click made before that,
+    as on a busy machine, reloads the page. ``networkidle`` comes 500 ms after the last
+    request ends, the sitemap's included.
+    """
+    page.wait_for_function("() => performance.getEntriesByType('resource')"
+                           ".some(e => e.name.endsWith('/sitemap.xml') && e.responseEnd > 0)")
+    page.wait_for_load_state("networkidle")
+
+
 def click_nav(page, path: str):
     """Click the navigation link to ``path`` (the project's own parts may have the same names)."""
+    instant_ready(page)
     page.evaluate("p => { const a = Array.from(document.querySelectorAll('a.md-nav__link'))"
                   ".find(a => a.href.endsWith('/' + p)); a.setAttribute('data-test-target', p); }", path)
     page.click(f"a[data-test-target='{path}']")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import SCREENSHOTS
+from browser_support import SCREENSHOTS, instant_ready
 
 PHONE = {"width": 390, "height": 844}
 LEGIBLE_PX = 9.0  # the smallest label a reader can make out, as shown on the screen
@@ -346,6 +346,7 @@ def test_each_part_ends_with_a_link_to_the_next(project_site, open_page):
     assert "ldr-next-part" in last
     assert page.locator(".ldr-next-part__title").inner_text() == "Part 1: The Tensor"
     page.evaluate("() => { window.__ldrSamePage = true; }")
+    instant_ready(page)
     page.click(".ldr-next-part a")
     page.wait_for_url("**/part-01-the-tensor/")
     page.wait_for_function("() => document.querySelector('.ldr-next-part__title')"
