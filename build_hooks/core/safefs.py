@@ -64,14 +64,44 @@ def _loop_is_unsafe(call, path: Path, *args):
         raise
 
 
+_PROC_FD = "/proc/self/fd/"
+_O_PATH = getattr(os, "O_PATH", None)
+_FAST = _O_PATH is not None and os.path.isdir(_PROC_FD)
+
+
+def real_path(path: Path | str) -> str:
+    """``os.path.realpath(path)``: where ``path`` leads once every symlink is followed.
+
+    Where the kernel can say it (Linux: open with ``O_PATH``, which reads nothing and never
+    blocks, then read ``/proc/self/fd/N``), three system calls instead of ``realpath``'s
+    Python walk, one ``lstat`` per component of the path (a tenth of its time: a build checks
+    hundreds of files). A path that cannot be opened so (missing, a loop, no permission) and
+    other systems take ``os.path.realpath``, which says the same.
+    """
+    if _FAST:
+        try:
+            fd = os.open(path, _O_PATH | os.O_CLOEXEC)  # type: ignore[operator]
+        except OSError:
+            return os.path.realpath(path)
+        try:
+            real = os.readlink(f"{_PROC_FD}{fd}")
+        except OSError:
+            real = ""
+        finally:
+            os.close(fd)
+        if real.startswith("/") and not real.endswith(" (deleted)"):
+            return real
+    return os.path.realpath(path)
+
+
 def check_inside(path: Path, inside: Path | None) -> Path:
     """``path`` made absolute; raises UnsafeFile when it is, or leads through a symlink to,
     something outside ``inside`` (``inside`` None: no containment asked)."""
     path = Path(path)
     if inside is None:
         return path
-    base = Path(os.path.realpath(inside))
-    real = Path(os.path.realpath(path))
+    base = Path(real_path(inside))
+    real = Path(real_path(path))
     if real != base and base not in real.parents:
         how = "a symlink" if os.path.islink(path) else "a path"
         raise UnsafeFile(path, f"{how} that leads outside {inside} (to {real})",
@@ -132,4 +162,5 @@ def read_text(path: Path, *, inside: Path | None = None, limit: int | str = "dow
     return read_bytes(path, inside=inside, limit=limit).decode("utf-8")
 
 
-__all__ = ["LIMITS", "UnsafeFile", "check_inside", "check_regular", "is_regular", "read_bytes", "read_text"]
+__all__ = ["LIMITS", "UnsafeFile", "check_inside", "check_regular", "is_regular", "read_bytes", "read_text",
+           "real_path"]

@@ -198,3 +198,34 @@ def test_page_lists_outside_the_plugin_skip_fifos_and_outside_symlinks(site):
     done = subprocess.run([sys.executable, "-c", code, str(site.root)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['alias.md', 'index.md'] ['alias.md', 'index.md']"
+
+
+def test_real_path_says_what_realpath_says(tmp_path):
+    """safefs.real_path (the kernel's answer where it can give one) against os.path.realpath,
+    on the paths containment checks meet: files, folders, relative paths, symlinks inside and
+    outside, chains, dangling links, loops, a FIFO, '..' after a link, a missing path."""
+    from build_hooks.core.safefs import check_inside, real_path
+
+    inside, outside = tmp_path / "proofs", tmp_path / "secret"
+    (inside / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (inside / "a.py").write_text("x")
+    (outside / "key").write_text("k")
+    links = {"in": inside / "a.py", "out": outside / "key", "dir": outside, "chain": inside / "in",
+             "dangling": tmp_path / "gone", "loop": inside / "loop", "up": inside / "sub"}
+    for name, target in links.items():
+        (inside / name).symlink_to(target)
+    os.mkfifo(inside / "pipe")
+    paths = [inside / "a.py", inside, inside / "sub", inside / "pipe", inside / "missing.py",
+             inside / "up" / ".." / "a.py", inside / "dir" / "key", *(inside / name for name in links)]
+    cwd = os.getcwd()
+    os.chdir(inside)
+    try:
+        for path in [*paths, Path("a.py"), Path("sub/../in"), Path("out")]:
+            assert real_path(path) == os.path.realpath(path), path
+    finally:
+        os.chdir(cwd)
+    assert check_inside(inside / "chain", inside) == inside / "chain"
+    for name in ("out", "dir", "dangling"):
+        with pytest.raises(LdrError, match="leads outside"):
+            check_inside(inside / name, inside)
