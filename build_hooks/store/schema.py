@@ -178,7 +178,15 @@ def cut_lines(name: str, lines: list[str]) -> tuple[list[str], list[str]]:
     return out, problems
 
 
-def check_fields(body: dict, cls, prefix: str) -> None:
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A JSON text's escape of a surrogate code point (and, harmlessly, ``\\\\ud8..``, an escaped
+backslash before the letters): where a record's text has none, no string of it holds one."""
+
+
+def check_fields(body: dict, cls, prefix: str, surrogates: bool = True) -> None:
+    """Each field of ``body`` (named as ``cls``'s) has its type and bounds; raises ValueError
+    naming the first that does not. ``surrogates`` False skips the search for a lone surrogate
+    (the caller has seen the JSON text: no ``\\uD800``-``\\uDFFF`` escape in it)."""
     for f in fields(cls):
         if f.name not in body or f.name == "failure":
             continue
@@ -193,7 +201,7 @@ def check_fields(body: dict, cls, prefix: str) -> None:
             problem = long_line(prefix + f.name, value)
             if problem:
                 raise ValueError(problem)
-        surrogate = lone_surrogate(value)
+        surrogate = lone_surrogate(value) if surrogates else None
         if surrogate:
             raise ValueError(f"field {prefix}{f.name} holds {surrogate}, a lone surrogate escape that is "
                              "no character (no page or file can hold it)")

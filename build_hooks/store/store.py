@@ -29,7 +29,15 @@ from typing import Any
 from build_hooks.core.atomic import TMP_SUFFIX, write_atomic
 from build_hooks.core.errors import StoreError
 from build_hooks.core.safefs import LIMITS, UnsafeFile, read_text
-from build_hooks.store.schema import DEVICE_CLASSES, check_fields, cut_lines, non_finite, refuse_constant, show
+from build_hooks.store.schema import (
+    DEVICE_CLASSES,
+    SURROGATE_ESCAPE,
+    check_fields,
+    cut_lines,
+    non_finite,
+    refuse_constant,
+    show,
+)
 
 FORMAT = 1
 RESULTS_DIR = "_results"
@@ -152,11 +160,15 @@ class Record:
             body = json.loads(text, parse_constant=refuse_constant)
         except RecursionError:
             raise ValueError("nested too deeply to parse") from None
-        return cls.checked_body(body)
+        # A lone surrogate can only come from a \\uD800-\\uDFFF escape in the text (a str decoded
+        # from UTF-8 holds none): without one, the per-field search for it (a JSON dump of each
+        # field, three quarters of a record's check) has nothing to find.
+        return cls.checked_body(body, surrogates=SURROGATE_ESCAPE.search(text) is not None)
 
     @classmethod
-    def checked_body(cls, body) -> dict:
-        """:meth:`checked_fields` of a parsed JSON value (raises ValueError)."""
+    def checked_body(cls, body, surrogates: bool = True) -> dict:
+        """:meth:`checked_fields` of a parsed JSON value (raises ValueError); ``surrogates``
+        False: the caller knows no string of it holds a lone surrogate."""
         if not isinstance(body, dict) or body.get("format") != FORMAT:
             raise ValueError(f"not a format-{FORMAT} record")
         names = {f.name for f in fields(cls)}
@@ -165,7 +177,7 @@ class Record:
         if missing:
             raise ValueError(f"missing fields: {', '.join(sorted(missing))}")
         kwargs = {k: v for k, v in body.items() if k in names}
-        check_fields(kwargs, cls, "")
+        check_fields(kwargs, cls, "", surrogates)
         kwargs.update({name: "" for name in TORCH_FIELDS if name not in kwargs})  # a proof without torch
         if kwargs.get("failure") is not None:
             failure = kwargs["failure"]
@@ -176,7 +188,7 @@ class Record:
             if absent:
                 raise ValueError(f"field failure lacks {', '.join(sorted(absent))}")
             failure = {k: v for k, v in failure.items() if k in known}
-            check_fields(failure, Failure, "failure.")
+            check_fields(failure, Failure, "failure.", surrogates)
             failure.setdefault("torch", "")
             kwargs["failure"] = failure
         return kwargs
