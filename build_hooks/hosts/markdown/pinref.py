@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from bisect import bisect_right
+from itertools import accumulate
 
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
@@ -134,7 +136,15 @@ def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ..
         return problems
     prose = [(number, line, _URL.sub(lambda m: " " * len(m.group(0)), line) if urls else line)
              for number, line in _prose_lines(lines, directives)]
+    # Only a line on which a hint starts can start a mention or hold a tag (a mention wrapped
+    # onto the next line starts on this one): the rest of the page is not looked at again.
+    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    lowered = page.lower()
+    hinted = {bisect_right(starts, m.start()) for hint, text in ((_MENTION_HINT, lowered), (_TAG_HINT, page))
+              for m in hint.finditer(text)}
     for index, (number, _line, text) in enumerate(prose):
+        if number not in hinted:
+            continue
         joined = _with_next(prose, index)
         found = list(_MENTION.finditer(joined)) if mentions and "torch" in joined.lower() else []
         problems += [(number, problem) for problem in _version_problems(text, found, release)]
