@@ -19,6 +19,7 @@ order of occurrence. Pure functions: nothing here knows MkDocs or Python-Markdow
 
 from __future__ import annotations
 
+import hashlib
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
@@ -144,17 +145,64 @@ def _page_tokens(text: str) -> tuple:
     return _tokens("\n".join(unfold_containers(text.split("\n"))))
 
 
+Found = tuple[tuple[bool, Spot], ...]
+"""A page's every fenced block (any language) and inline value, in document order, each
+marked True for a value."""
+
+_BOOK: dict[str, Found] = {}
+"""What :func:`page_spots` found, by the text's digest (:func:`text_digest`): this process's,
+and those a host recalled from an earlier build (:func:`recall`; pages/spotbook.py)."""
+_LOOKED: set[str] = set()  # the digests asked for since the last recall
+
+
+def text_digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def recall(book: dict[str, Found]) -> None:
+    """Take ``book`` (digest -> found) as what earlier builds found; start counting anew what
+    this one asks for (:func:`looked`)."""
+    _BOOK.clear()
+    _BOOK.update(book)
+    _LOOKED.clear()
+
+
+def looked() -> dict[str, Found]:
+    """What the texts asked for since :func:`recall` were found to hold."""
+    return {digest: _BOOK[digest] for digest in _LOOKED if digest in _BOOK}
+
+
+def page_spots(text: str) -> Found:
+    """Every fenced block and inline value of a page: parsed once per distinct text, and not at
+    all when an earlier build's book has it (a markdown-it parse of a long page takes a few
+    milliseconds; its digest, a few microseconds)."""
+    digest = text_digest(text)
+    _LOOKED.add(digest)
+    found = _BOOK.get(digest)
+    if found is None:
+        found = _BOOK[digest] = tuple(_find(text, None, VALUE))
+    return found
+
+
 def locate(text: str, fences: Iterable[str], value: re.Pattern | None = None) -> list[Spot]:
     """Every directive fence (of the given languages) and inline value, in document order."""
     kinds = set(fences)
-    spots: list[Spot] = []
+    if value is not None and value is not VALUE:
+        return [spot for _, spot in _find(text, kinds, value)]
+    return [spot for is_value, spot in page_spots(text) if (is_value and value is not None)
+            or (not is_value and spot.kind in kinds)]
+
+
+def _find(text: str, kinds: set[str] | None, value: re.Pattern | None) -> list[tuple[bool, Spot]]:
+    """The fences of ``kinds`` (None: of any language) and the matches of ``value``, parsed."""
+    spots: list[tuple[bool, Spot]] = []
     for token in _page_tokens(text):
         if token.map is None:
             continue
         if token.type == "fence":
             kind = _language(token.info)
-            if kind in kinds:
-                spots.append(Spot(kind, token.map[0] + 1, token.content))
+            if kinds is None or kind in kinds:
+                spots.append((False, Spot(kind, token.map[0] + 1, token.content)))
         elif token.type == "inline" and value is not None and value.search(token.content):
             content = token.content
             skip = code_spans(content)
@@ -162,8 +210,8 @@ def locate(text: str, fences: Iterable[str], value: re.Pattern | None = None) ->
                 start = match.start()
                 if _escaped(content, start) or any(a <= start < b for a, b in skip):
                     continue
-                spots.append(Spot(VALUE_KIND, token.map[0] + 1 + content.count("\n", 0, start),
-                                  match.group(0)))
+                spots.append((True, Spot(VALUE_KIND, token.map[0] + 1 + content.count("\n", 0, start),
+                                         match.group(0))))
     return spots
 
 
