@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -75,7 +76,13 @@ def published(tmp_path_factory) -> Path:
     """The real project built by the workflow's own gate and build steps, for BASE."""
     root = tmp_path_factory.mktemp("pages") / "repo"
     root.mkdir()
-    for name in ("proofs", "theme", "data", "drawings", "build_hooks", "docs", "pyproject.toml", "mkdocs.yml"):
+    # Copied: proofs/ (a build writes the quotes it kept into proofs/_results/_quotes) and the two
+    # files the project's root is found from (a linked mkdocs.yml resolves to this checkout, so
+    # the build would write there); the folders that are only read are linked.
+    shutil.copytree(REPO / "proofs", root / "proofs")
+    for name in ("pyproject.toml", "mkdocs.yml"):
+        shutil.copy2(REPO / name, root / name)
+    for name in ("theme", "data", "drawings", "build_hooks", "docs"):
         if (REPO / name).exists():
             (root / name).symlink_to(REPO / name)
     build = workflow()["jobs"]["build"]
