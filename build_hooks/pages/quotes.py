@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import yaml
-from markdown_it import MarkdownIt
 
 from build_hooks.core import yamlbody
 from build_hooks.pages.locate import VALUE, VALUE_KIND, locate
@@ -113,4 +112,6 @@ def page_title(text: str, source: str) -> str:
 
 @lru_cache(maxsize=1)
 def _commonmark():
+    from markdown_it import MarkdownIt  # here: a warm build that locates no page again never needs it
+
     return MarkdownIt("commonmark")

@@ -13,7 +13,6 @@ import difflib
 from pathlib import Path
 
 import jinja2
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from build_hooks.core.errors import DirectiveError
@@ -60,6 +59,8 @@ def render_index(rows, pin: str | None, torch: int | None = None) -> str:
 
 def author_html(text: str) -> str:
     """An exercise's text, the author's Markdown, as HTML."""
+    from markdown_it import MarkdownIt  # here: only a fence that renders again needs it
+
     return MarkdownIt("commonmark").render(text).strip()
 
 
