@@ -31,9 +31,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
-
 from build_hooks.core.errors import PinError
 from build_hooks.core.safefs import UnsafeFile, read_text
 
@@ -41,6 +38,9 @@ _VERSION = r"[0-9][0-9A-Za-z.+!-]*"
 _OPTIONS = re.compile(r"\s+--?[A-Za-z].*$")
 _COMMENT = re.compile(r"(^|\s)#.*$")
 _BARE = re.compile(rf"^\s*(?:torch\s*==\s*)?({_VERSION})\s*$")
+_NAME = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # a PEP 508 name, at the start
+_SEPARATORS = re.compile(r"[-_.]+")  # PEP 503: runs of these are one "-"
+_PLAIN_PIN = re.compile(r"\s*torch\s*==\s*([0-9]+(?:\.[0-9]+)*)\s*$", re.I)  # torch==2.14.1 and nothing else
 OPTION = "the `torch` option"
 FILES = ("pyproject.toml", "requirements.txt")
 
@@ -53,7 +53,18 @@ class Pin:
 
 
 def _exact_torch(line: str) -> str | None:
-    """The version of an exact torch pin in one PEP 508 requirement, else None."""
+    """The version of an exact torch pin in one PEP 508 requirement, else None. The name is read
+    first: another package's line, or a plain ``torch==X``, needs no full parse (``packaging``'s
+    requirement parser is imported only for the rest)."""
+    name = _NAME.match(line)
+    if name is None or _SEPARATORS.sub("-", name.group(0).strip().lower()) != "torch":
+        return None  # not torch, or no valid requirement (which PEP 508 would refuse)
+    plain = _PLAIN_PIN.match(line)
+    if plain is not None:
+        return plain.group(1)
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
     try:
         req = Requirement(line.strip())
     except InvalidRequirement:
