@@ -8,7 +8,7 @@ dict nor the disk), so every value is made again, as it would be without the cac
 templates' cache and the proof host's mode are turned off by the plugin's options in the
 mkdocs.yml the benchmark passes (``template_cache: false``, ``mode: spawn``), not here. PIECE
 ``spare`` keeps fork mode but forks no proof ahead of time: the proof host is this file (the
-runner's HOST pointed here), which runs run/host.py with ``Host.make_spare`` doing nothing
+hostprocess's HOST pointed here), which runs run/host.py with ``Host.make_spare`` doing nothing
 unless ``hand_over`` asks for a process now; it counts both in REPORT.json.host.json.
 
 Whatever the piece, this process counts what it saw, to show that an OFF is really off:
@@ -108,10 +108,10 @@ def main() -> None:
         return hello
 
     if piece == "spare":
-        from build_hooks.run import runner
+        from build_hooks.run import hostprocess
 
-        os.environ.update(LDR_BENCH_HOST=str(runner.HOST), LDR_BENCH_HOST_REPORT=report + ".host.json")
-        runner.HOST = os.path.abspath(__file__)
+        os.environ.update(LDR_BENCH_HOST=str(hostprocess.HOST), LDR_BENCH_HOST_REPORT=report + ".host.json")
+        hostprocess.HOST = os.path.abspath(__file__)
     TextCache.get, TextCache.put, TextCache.write = counted_get, counted_put, counted_write
     CompiledTemplates.load_bytecode, Runner._start = counted_load, counted_start
 

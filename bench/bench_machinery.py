@@ -73,11 +73,14 @@ PIECES = [
     ("templates", "theme templates' bytecode cache (site/templates.py)", "none", "template_cache: false", False,
      [("site/templates.py", "module"), ("hosts/mkdocs/plugin.py", "grep template_cache|attach_compiled")]),
     ("prefork", "proof host's pre-forking (fork mode vs mode: spawn)", "none", "mode: spawn", True,
-     [("run/host.py", "def _spare"), ("run/host.py", "def Host.make_spare"), ("run/host.py", "def Host.hand_over"),
-      ("run/host.py", "def Host.retire_spare"), ("run/host.py", r"grep spare|fork")]),
+     [("run/spare.py", "def _spare"), ("run/spare.py", "def SpareFork.make_spare"),
+      ("run/spare.py", "def SpareFork.hand_over"), ("run/spare.py", "def SpareFork.retire_spare"),
+      ("run/spare.py", r"grep spare|fork"), ("run/hostloop.py", r"grep spare|fork"),
+      ("run/host.py", r"grep spare|fork")]),
     ("spare", "  of which the spare forked ahead (vs forked when the request comes)", "spare", "", True,
-     [("run/host.py", "def _spare"), ("run/host.py", "def Host.make_spare"), ("run/host.py", "def Host.retire_spare"),
-      ("run/host.py", r"grep spare")]),
+     [("run/spare.py", "def _spare"), ("run/spare.py", "def SpareFork.make_spare"),
+      ("run/spare.py", "def SpareFork.retire_spare"), ("run/spare.py", r"grep spare"),
+      ("run/hostloop.py", r"grep spare"), ("run/host.py", r"grep spare")]),
 ]
 
 

@@ -32,9 +32,10 @@ DIST = "mkdocs-ldr"
 OPTIONAL = {"torch": ("series", ("run/host.py", "run/probe.py")),
             "zensical": ("zensical", ("hosts/zensical/",))}
 # Modules the package runs by path or loads by name, not by an import: the proof host, the
-# proof process and the probe (run/runner.py starts them), and the series' widgets (a site
-# names build_hooks.series in its configuration).
-LOADED = {"build_hooks.run.host", "build_hooks.run.child", "build_hooks.run.probe", "build_hooks.series"}
+# proof process and the probe (run/runner.py starts them), the host's event loop (host.py
+# loads it by path), and the series' widgets (a site names build_hooks.series in its configuration).
+LOADED = {"build_hooks.run.host", "build_hooks.run.hostloop", "build_hooks.run.child", "build_hooks.run.probe",
+          "build_hooks.series"}
 
 
 def project() -> dict:

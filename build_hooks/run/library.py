@@ -6,27 +6,24 @@ read records through :meth:`Library.lookup`.
 
 from __future__ import annotations
 
-import datetime as dt
-import os
-import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from build_hooks.config import Layout, cache_dir
 from build_hooks.core.errors import DirectiveError, StoreError
-from build_hooks.proofs.datalines import parse_output
 from build_hooks.proofs.discovery import Proof, discover, helper_changes
 from build_hooks.proofs.pin import optional_pin, pinned_torch, public_version
 from build_hooks.proofs.records import FailureNote, ProofData, Provenance
-from build_hooks.run.results import Job, RunResult, last_lines
+from build_hooks.run.recording import run_record
+from build_hooks.run.results import Job, RunResult
 from build_hooks.run.runner import Runner, shared_runner
+from build_hooks.run.states import ACCELERATORS, ProofState, host_accelerator, unneeded
 from build_hooks.store.history import write_record
 from build_hooks.store.lock import store_lock
 from build_hooks.store.shards import is_foreign
-from build_hooks.store.store import Corrupt, Failure, Record, Store
+from build_hooks.store.store import Corrupt, Record, Store
 
-ACCELERATORS = ("cuda", "mps")
 _EARLIER: dict[tuple[Path, str, str], Record] = {}  # (root, proof, device) -> the good run a rerun replaced
 
 
@@ -42,61 +39,6 @@ class Diagnostic:
     message: str
     page: str | None = None
     proof: str | None = None
-
-
-@dataclass
-class ProofState:
-    proof: Proof
-    device_class: str
-    record: Record | None
-    corrupt: Corrupt | None = None
-    reasons: list[str] = field(default_factory=list)
-    foreign: bool = False  # an accelerator record under another torch, kept by `ldr merge`
-    unneeded: bool = False  # a CPU record of a proof that now requires an accelerator
-
-    @property
-    def state(self) -> str:
-        if self.corrupt is not None:
-            return "corrupt"
-        if self.record is None:
-            return "missing"
-        if self.unneeded:
-            return "unneeded"
-        if self.foreign:
-            return "foreign"
-        if self.reasons:
-            return "stale"
-        if not self.record.ok or self.record.failure is not None:
-            return "failed"
-        if self.record.problems:
-            return "problem"  # it ran, but printed data lines that are wrong
-        return "fresh"
-
-    @property
-    def needs_run(self) -> bool:
-        return self.state in ("missing", "corrupt", "stale", "foreign")
-
-
-def unneeded(proof: Proof, device_class: str) -> bool:
-    """A CPU record of a proof that requires an accelerator: made before it said so; never shown."""
-    return proof.accelerator == "require" and device_class == "cpu"
-
-
-def host_accelerator() -> str | None:
-    """A cheap guess (no torch import) at this machine's accelerator, for planning only;
-    the probe decides for real. ``LDR_ACCELERATOR=none|cuda|mps`` overrides it."""
-    forced = os.environ.get("LDR_ACCELERATOR")
-    if forced:
-        return None if forced == "none" else forced
-    if os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0"):
-        return "cuda"
-    if sys.platform == "darwin" and os.uname().machine == "arm64":
-        return "mps"
-    return None
-
-
-def utc_now() -> str:
-    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 class Library:
@@ -249,7 +191,7 @@ class Library:
                 proof = self.proofs[result.name]
                 device_class = devices[proof.name]
                 before = self.store.read(proof.name, device_class)
-                record = self.record(proof, device_class, result, probe)
+                record = run_record(self.store, proof, device_class, result, probe)
                 if result.ok and isinstance(before, Record) and before.ok:
                     _EARLIER[(self.root, proof.name, device_class)] = before
                 try:
@@ -277,41 +219,6 @@ class Library:
 
             return runner.run(jobs, self.slots, on_start=start, on_done=done)
 
-    def record(self, proof: Proof, device_class: str, result: RunResult, probe: dict) -> Record:
-        """The record to write for a run; a failure keeps the last good result."""
-        stdout = result.stdout.splitlines()
-        stderr = result.stderr.splitlines()
-        device = probe["cpu"] if device_class == "cpu" else probe.get("accelerator_name") or device_class
-        now = utc_now()
-        build = (probe.get("torch") or "") if proof.torch else ""  # no version for a proof without torch
-        torch = public_version(build)
-        if result.ok:
-            # Data-line problems stay in the record, so every build reports them until fixed.
-            parsed = parse_output(stdout)
-            return Record(
-                proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
-                torch=torch, torch_build=build,
-                python=probe["python"], os=probe["os"], machine=probe["machine"], device=device,
-                measured_at=now, wall_s=round(result.wall_s, 3), status="ok", returncode=0,
-                signal=None, stdout=stdout, stderr=stderr, data=parsed.data,
-                problems=list(parsed.problems), helpers=proof.helper_hashes,
-            )
-        failure = Failure(
-            status=result.status, returncode=result.returncode, signal=result.signal,
-            torch=torch, script_sha256=proof.sha256, measured_at=now,
-            wall_s=round(result.wall_s, 3), message=result.describe(), stderr_tail=last_lines(stdout, stderr),
-            helpers=proof.helper_hashes,
-        )
-        previous = self.store.read(proof.name, device_class)
-        if isinstance(previous, Record) and previous.ok:
-            return replace(previous, failure=failure)
-        return Record(
-            proof=proof.name, device_class=device_class, script_sha256=proof.sha256,
-            torch=torch, torch_build=build, python=probe["python"],
-            os=probe["os"], machine=probe["machine"], device=device, measured_at=now,
-            wall_s=failure.wall_s, status=result.status, returncode=result.returncode,
-            signal=result.signal, stdout=stdout, stderr=stderr, data={}, helpers=proof.helper_hashes,
-        )
 
     def clean_leftovers(self) -> list[Path]:
         """Delete temporary files left by a writer killed mid-write (under the store lock,

@@ -31,7 +31,7 @@ class Estimate:
     @classmethod
     def for_run(cls, library, todo, runs: int = 1) -> Estimate:
         """The estimate for running ``todo`` (proofs) on this host with ``library``."""
-        from build_hooks.run.library import host_accelerator
+        from build_hooks.run.states import host_accelerator
         from build_hooks.store.store import Record
 
         accelerator = host_accelerator()

@@ -116,7 +116,8 @@ PY_FRAME = re.compile(r'\s*File "(?P<file>[^"]*)", line \d+, in ')  # a tracebac
 DUMP_FRAME = re.compile(r'\s*File "(?P<file>[^"]*)", line (\d+|\?\?\?) in \S*$')  # faulthandler's
 DUMP_HEAD = re.compile(r"(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
 OTHERS = ("/", "~", "<", "site-packages/")  # files neutral() left absolute or named: not the proof's
-TOOL = ("build_hooks/run/host.py", "build_hooks/run/child.py")  # this tool's, inside a project
+TOOL = ("build_hooks/run/host.py", "build_hooks/run/hostloop.py", "build_hooks/run/spare.py",  # this tool's,
+        "build_hooks/run/processes.py", "build_hooks/run/child.py")  # inside a project
 
 
 def own_frames(stderr: list[str]) -> list[str]:

@@ -26,8 +26,9 @@ Format 1 (fields are only ever added, never removed or renamed)::
 from __future__ import annotations
 
 from build_hooks.core.textsafe import printable
-from build_hooks.run.library import Diagnostic, Library, ProofState, host_accelerator
+from build_hooks.run.library import Diagnostic, Library
 from build_hooks.run.results import last_lines
+from build_hooks.run.states import ProofState, host_accelerator
 
 ORDER = ("fresh", "foreign", "unmeasured", "unneeded", "problem", "failed", "stale", "missing", "corrupt")
 

@@ -226,7 +226,7 @@ def test_each_proof_is_forked_on_demand_and_nothing_outlives_the_host(tmp_path):
     ended has no child left."""
     import time
 
-    from build_hooks.run.host import children_of
+    from build_hooks.run.processes import children_of
 
     host = Runner(None, PIN, None)
     try:

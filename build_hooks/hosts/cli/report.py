@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from build_hooks.hosts.cli.console import console, say, table
-from build_hooks.run.library import ACCELERATORS, Library
+from build_hooks.run.library import Library
+from build_hooks.run.states import ACCELERATORS
 from build_hooks.run.status import status_report, unmeasured_reason
 
 
