@@ -52,9 +52,10 @@ KEEP = 3.0  # percent
 PIECES = [
     ("directives", "TextCache 'directives': the directive memo (a fence's HTML, keyed by what it reads)",
      "directives", "", False,
-     [("directives/memo.py", "module"), ("hosts/markdown/state.py", "def LdrState.memo_key"),
-      ("hosts/markdown/state.py", "def LdrState._memo_common"), ("hosts/markdown/state.py", "def LdrState._memo_pages"),
-      ("hosts/markdown/state.py", "def LdrState.recall"), ("hosts/markdown/state.py", "def LdrState.remember"),
+     [("directives/memo.py", "module"), ("hosts/markdown/memoglue.py", "def MemoGlue.memo_key"),
+      ("hosts/markdown/memoglue.py", "def MemoGlue._memo_common"),
+      ("hosts/markdown/memoglue.py", "def MemoGlue._memo_pages"),
+      ("hosts/markdown/memoglue.py", "def MemoGlue.recall"), ("hosts/markdown/memoglue.py", "def MemoGlue.remember"),
       ("hosts/markdown/state.py", "def LdrState.keep_quote"), ("hosts/markdown/extension.py", "grep _PageEnd"),
       ("hosts/markdown/fences.py", r"grep recall|remember|state\.told")]),
     ("highlight", "TextCache 'highlight': pygments-highlighted proof sources", "highlight", "", False,

@@ -13,20 +13,21 @@ from pathlib import Path
 from build_hooks.config import Layout
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.directives.context import Context
-from build_hooks.directives.memo import Entry, Memo, module_digest, tree_digest
+from build_hooks.directives.memo import Memo
 from build_hooks.directives.registry import Registry, registry
-from build_hooks.hosts.markdown.fences import located, parse_options
+from build_hooks.hosts.markdown.cards import PageCards
+from build_hooks.hosts.markdown.fences import located
+from build_hooks.hosts.markdown.memoglue import MemoGlue
 from build_hooks.pages.links import CardLinks, Pages, base_url
 from build_hooks.pages.locate import VALUE_KIND, Locations
 from build_hooks.proofs.datalines import describe_data, lookup
-from build_hooks.proofs.records import FailureNote, ProofData
+from build_hooks.proofs.records import ProofData
 from build_hooks.proofs.sources import Quote
 from build_hooks.render.card import pending_marker, render_card, status_phrase
 from build_hooks.render.excerpt import render_excerpt
 from build_hooks.render.safe import visible, visible_record
 from build_hooks.render.values import format_value
 from build_hooks.run.library import Diagnostic, Library
-from build_hooks.run.results import failed_line, last_lines
 from build_hooks.site.defer import join
 from build_hooks.store import quotestore
 
@@ -37,8 +38,9 @@ class ProofPending(LdrError):
     """A proof with no record yet is running in the background (the plugin under serve)."""
 
 
-class LdrState:
-    """Shared by every page a build converts; the plugin sets the page fields."""
+class LdrState(MemoGlue, PageCards):
+    """Shared by every page a build converts; the plugin sets the page fields. Its memo glue
+    is memoglue.py's, its cards and ids on the page cards.py's."""
 
     def __init__(self, root: Path, library: Library | None = None, raise_errors: bool = True,
                  autorun: bool = True, layout: Layout | None = None, widgets: Iterable[str] = (),
@@ -151,46 +153,6 @@ class LdrState:
         if self.told is not None:
             self.told.append((key, found))
 
-    # -- the memo (directives/memo.py) -----------------------------------------
-    def memo_key(self, fence: str, source: str) -> str | None:
-        """The memo's key for this fence on this page, or None where it must render afresh: a
-        build that may run proofs as it reads their records, or one whose proofs are re-running
-        in the background."""
-        directive = self.registry.directives.get(fence)
-        if directive is None or self.autorun or self.rerunning:
-            return None
-        pin = self.library.pin
-        return self.memo.key(fence, directive.reads, source, self._memo_common, self._memo_pages,
-                             None if pin is None else str(pin))
-
-    def _memo_common(self) -> str:
-        """What every fence's HTML may depend on: the card map, the pin, the layout, the widgets."""
-        pin = self.library.pin
-        return repr((sorted((k, sorted(v)) for k, v in (self.card_urls or {}).items()),
-                     None if pin is None else str(pin), str(self.layout), self.registry.widgets,
-                     module_digest(self.registry.widgets), self.typed_versions))
-
-    def _memo_pages(self) -> object:
-        return self.site_pages if self.site_pages is not None else tree_digest(self.layout.pages)
-
-    def recall(self, key: str | None, fence: str, source: str, line: int | None) -> tuple[str, ...] | None:
-        """A kept fence's HTML, what it told the build told again (its quotes; a card's place on
-        the page, which refuses a second card of the proof); None: render it."""
-        entry = self.memo.get(key, self.page, self.page_url) if key else None
-        if entry is None:
-            return None
-        if fence == "proof":
-            options = parse_options(source, fence)
-            self.take_card(str(options.get("arg") or options.get("name")), line)
-        for quote_key, found in entry.quotes:
-            self.keep_quote(quote_key, found)
-        return entry.parts
-
-    def remember(self, key: str | None, parts: tuple[str, ...], warnings_before: int) -> None:
-        """Keep a fence's HTML, unless it warned (its warning must come again next build)."""
-        if key and len(self.diagnostics) == warnings_before:
-            self.memo.put(key, Entry(parts, tuple(self.told or ())), self.page, self.page_url)
-
     def keep_quotes(self) -> Path | None:
         """Write what this build quoted of the pinned torch (only what changed; None: nothing)."""
         if not self.quoted:
@@ -295,27 +257,6 @@ class LdrState:
         self.take_card(name, line)
         return html
 
-    def take_card(self, name: str, line: int | None, check_only: bool = False) -> None:
-        if name in self.cards:
-            raise DirectiveError(
-                f"proof {name} already has a card on this page at {self.at(self.cards[name])}; a page "
-                "shows each proof's card once; quote it with proof-output or an inline value instead")
-        if not check_only:
-            self.cards[name] = line
-
-    def claim_ids(self, found: tuple[str, ...], fence: str, line: int | None) -> None:
-        """Refuse a directive whose HTML repeats an id (``found``, in order, once each) another
-        directive on the page has."""
-        for ident in found:
-            if ident in self.ids:
-                kind, first = self.ids[ident]
-                raise DirectiveError(
-                    f"this {fence} fence would repeat the id {ident!r} of the {kind} fence at "
-                    f"{self.at(first)}; an id must be unique on a page: show it once, or make "
-                    "the two differ (e.g. another frame of the drawing)")
-        for ident in found:
-            self.ids[ident] = (fence, line)
-
     def pick(self, name: str, device: str | None) -> ProofData:
         records = self.records(name)
         if device:
@@ -323,29 +264,6 @@ class LdrState:
                 raise DirectiveError(f"proof {name} has no {device} record; recorded: {', '.join(records)}")
             return records[device]
         return self.context().proof(name)
-
-    def report_card(self, proof, records: dict[str, ProofData], line: int | None = None) -> None:
-        name, accelerator = proof.name, proof.accelerator
-        where = self.where(None)  # about the proof, not the fence: named once per page
-        for item in records.values():
-            p = item.provenance
-            if not p.ok or p.failure:
-                what = p.failure or FailureNote(
-                    p.status, status_phrase(p), p.torch, p.measured_at,
-                    tuple(last_lines(item.stdout.splitlines(), item.stderr.splitlines())))
-                self.diagnostics.append(Diagnostic("warning", failed_line(  # one line, then its last lines
-                    where, name, p, what, self.layout.shown(proof.path), proof.timeout, proof.output_cap),
-                    page=self.page, proof=name))
-        if accelerator != "none" and not {"cuda", "mps"} & set(records):
-            shows_cpu = "cpu" in records
-            level = "info" if shows_cpu or proof.allow_unmeasured else "warning"
-            note = ("; the page shows its CPU result" if shows_cpu else
-                    "; its card says so (allow_unmeasured)" if proof.allow_unmeasured else
-                    f"; fix: run `ldr run {name}` on a machine with cuda or mps and commit (or `ldr merge`) "
-                    "its record, or set \"allow_unmeasured\": True in its PROOF to publish without one")
-            self.diagnostics.append(Diagnostic(
-                level, f"{self.where(line)}: proof {name} is not yet measured on an accelerator{note}",
-                page=self.page, proof=name))
 
     def value(self, match: re.Match) -> tuple[str, str, ProofData]:
         name, device, key, fmt = match.group("proof", "device", "key", "fmt")
