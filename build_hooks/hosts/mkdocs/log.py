@@ -20,7 +20,7 @@ import os
 import tempfile
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import CombinedEvent
+from mkdocs.plugins import CombinedEvent, get_plugin_logger
 
 from build_hooks.core.textsafe import printable
 from build_hooks.core.writeerrors import explain
@@ -65,6 +65,9 @@ class PluginLog:
         listed = "\n".join(f"  - {problem}" for problem in found)
         raise PluginError(f"ldr: {len(found)} problem(s) in strict mode; fix each of them (or build "
                           f"without --strict):\n{listed}")
+
+
+log = PluginLog(get_plugin_logger("ldr"))  # the plugin's: escapes messages, counts problems for strict
 
 
 def check_writable(folder: str) -> None:

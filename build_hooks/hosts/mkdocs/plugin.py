@@ -13,12 +13,7 @@
   the ``proofs_dir`` and ``drawings_dir`` options name), and the package's assets under ``assets/ldr/``;
 * on_env: give the theme's jinja environment jinja's own cache of compiled templates
   (site/templates.py);
-* on_page_markdown (early: hold the values out of mkdocs-macros-plugin's jinja, macros.py; late:
-  put them back) / on_page_content: tell the extension which page it renders, then report
-  what it found (directive errors abort the build, but under ``mkdocs serve`` they are shown
-  on the page and logged as warnings, so that the server keeps answering; proof failures are
-  warnings, and under ``mkdocs serve`` each is said once while the proof's script and records stay
-  as they are, not on every rebuild);
+* on_page_markdown, on_page_content, on_post_page: the page events (pages.py);
 * on_serve: watch proofs/ and drawings/ so that saving one rebuilds;
 * on_shutdown: stop the background scheduler and the proof host (a running proof is killed).
 
@@ -33,41 +28,35 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import threading
 import time
 from dataclasses import replace
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File
-from mkdocs.utils import get_relative_url
 
-from build_hooks.config import Layout, cache_dir
+from build_hooks.config import cache_dir
 from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, check_regular
-from build_hooks.drawing.fonts import font_preloads
 from build_hooks.hosts.markdown.extension import LdrState, card_names
 from build_hooks.hosts.mkdocs.config import LdrConfig
-from build_hooks.hosts.mkdocs.log import PluginLog, check_writable, guard_hooks
-from build_hooks.hosts.mkdocs.macros import HOLD_PRIORITY, RESTORE_PRIORITY, Held, clashes, macros_plugin, order_problem
+from build_hooks.hosts.mkdocs.log import check_writable, guard_hooks, log
+from build_hooks.hosts.mkdocs.macros import Held, clashes, macros_plugin, order_problem
+from build_hooks.hosts.mkdocs.pages import PageEvents, normal_url
+from build_hooks.hosts.mkdocs.prestart import plugin_library, prestart
 from build_hooks.hosts.mkdocs.serve import ServeLoop
 from build_hooks.hosts.mkdocs.setup import add_assets, add_extensions, listed_option, say_site_url_problem
-from build_hooks.run.library import Library
 from build_hooks.run.progress import Estimate
 from build_hooks.run.status import store_diagnostics
 from build_hooks.site import assets
-from build_hooks.site.defer import restore
 from build_hooks.site.downloads import for_library
 from build_hooks.site.publish import published
 from build_hooks.site.templates import attach as attach_compiled
 
-log = PluginLog(get_plugin_logger("ldr"))  # escapes messages, counts problems for strict (log.py)
-ANCHOR = re.compile(r'\sid="([^"]+)"')
 
-
-class LdrPlugin(BasePlugin[LdrConfig]):
+class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
     supports_multiple_instances = False
 
     def __init__(self):
@@ -86,7 +75,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
             # for it. The check runs here, not on the thread: a thread that reads the proofs
             # and records while MkDocs loads would trade the lock with it hundreds of times.
             root = Path(config_file_path or ".").resolve().parent
-            self._early = _prestart(root, self._library_options())
+            self._early = prestart(root, self._library_options())
         return result
 
     def _library_options(self) -> tuple:
@@ -109,7 +98,7 @@ class LdrPlugin(BasePlugin[LdrConfig]):
         try:
             # The Library that load_config made to start the host early, if it is this one.
             made = early[1] if early is not None and early[0] == (root, self._library_options()) else None
-            self.library = made or _library(root, self._library_options())
+            self.library = made or plugin_library(root, self._library_options())
             # the pages' folder is known once MkDocs has validated its own config (docs_dir)
             self.library.layout = replace(self.library.layout, docs=Path(config.docs_dir))
             self.layout = self.library.layout
@@ -187,9 +176,9 @@ class LdrPlugin(BasePlugin[LdrConfig]):
                 shown = os.path.relpath(file.abs_src_path, self.library.root)
                 raise PluginError(f"{shown}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
                                   f"offset {exc.start}); fix: save the page as UTF-8") from None
-            pages.append((file.src_uri, _url(file.url), text))
+            pages.append((file.src_uri, normal_url(file.url), text))
             for name in card_names(text, self.state.registry):
-                cards.setdefault(name, []).append((file.src_uri, _url(file.url)))
+                cards.setdefault(name, []).append((file.src_uri, normal_url(file.url)))
         self.state.card_urls = cards
         self.state.site_pages = pages  # for the proofs index and the exercises
         # Scripts, the helpers they import, notebooks, source pages (which link back to the
@@ -213,66 +202,6 @@ class LdrPlugin(BasePlugin[LdrConfig]):
     def on_env(self, env, config, files):
         # MkDocs compiles every theme template again on each build; compile each one once.
         return attach_compiled(env, self.library.root) if self.config.template_cache else env
-
-    @event_priority(HOLD_PRIORITY)
-    def _page_source(self, markdown, page, config, files):
-        """Early, on the page as written: count the front matter's lines, and hold our values out
-        of mkdocs-macros-plugin's jinja when the site lists it (macros.py)."""
-        raw = page.file.content_string.replace("\r\n", "\n")
-        # MkDocs has cut the front matter off: count the lines it took.
-        if markdown and raw.endswith(markdown):
-            self.offset = raw[: len(raw) - len(markdown)].count("\n")
-        else:
-            start = raw.find(markdown[:200]) if markdown else -1
-            self.offset = raw[:start].count("\n") if start > 0 else 0
-        return self.held.hold(markdown, self.library.proofs) if self.macros is not None else markdown
-
-    @event_priority(RESTORE_PRIORITY)
-    def _page_converting(self, markdown, page, config, files):
-        """Late, after every other plugin's on_page_markdown: our values back, then tell the
-        extension which page it converts."""
-        self.state.deferred = {}
-        markdown = self.held.restore(markdown)
-        self.state.begin_page(page.file.src_uri, _url(page.url), getattr(self, "offset", 0))
-        return markdown
-
-    on_page_markdown = CombinedEvent(_page_source, _page_converting)
-
-    def on_page_content(self, html, page, config, files):
-        diagnostics, self.state.diagnostics = self.state.diagnostics, []
-        errors = [d.message for d in diagnostics if d.level == "error"]
-        if errors and not self.serving:  # every page's errors, reported together after the last page
-            self.page_errors += errors
-            self.broken_pages.append(page.file.abs_dest_path)  # never left in site/ (on_post_build)
-            diagnostics = [d for d in diagnostics if d.level != "error"]
-        # Under serve the page shows each error in its place (LdrState.fail) and the log warns.
-        self.deferred[page.file.src_uri], self.state.deferred = self.state.deferred or {}, None
-        if page.present_anchor_ids is not None:
-            # Cards and figures are raw HTML that MkDocs' anchor check cannot see.
-            page.present_anchor_ids |= set(ANCHOR.findall(html))
-        for item in diagnostics:
-            if item.proof:
-                self.reported.add(item.proof)
-                if not self._new(item.message, item.proof):
-                    continue
-            (log.info if item.level == "info" else log.warning)(item.message)
-        from build_hooks.series.pagetheme import FLOORS_FILE, decorate_page
-
-        if os.path.lexists(self.library.root / FLOORS_FILE):  # a FIFO or a bad symlink there is reported
-            try:
-                html, extra, warnings = decorate_page(html, root=self.library.root, page_path=page.file.src_uri)
-            except LdrError as exc:  # data/floors.yml cannot be used: no depth meter on this page
-                extra, warnings = {}, [str(exc)] if str(exc) not in self.warned else []
-                self.warned.add(str(exc))
-            page.meta.update(extra)
-            for message in warnings:
-                log.warning(message)
-        return html
-
-    def on_post_page(self, output, page, config):
-        html = restore(output, self.deferred.pop(page.file.src_uri, {}))
-        fonts = get_relative_url(assets.PREFIX + "fonts/", page.url)
-        return font_preloads(html, fonts if fonts.endswith("/") else fonts + "/")
 
     def on_post_build(self, config):
         if self.page_errors:  # one build names every page's problems, not just the first page's
@@ -330,36 +259,6 @@ class LdrPlugin(BasePlugin[LdrConfig]):
 guard_hooks(LdrPlugin)  # an OSError in a hook is one error naming the path and the fix
 
 
-def _library(root: Path, options: tuple) -> Library:
-    python, mode, jobs, proofs_dir, drawings_dir, results_dir, torch = options
-    layout = Layout.at(root, proofs_dir, drawings_dir, results_dir, torch)
-    return Library(root, python, mode, jobs, layout=layout)
-
-
-def _prestart(root: Path, options: tuple) -> tuple | None:
-    """Start the shared proof host, on a thread, if this build has a proof to run; any problem
-    is left for the build itself to report, where it names the fix. Returns ``((root,
-    options), library)`` for on_config to use, or None."""
-    try:
-        library = _library(root, options)
-        todo = library.plan()
-        if not todo:
-            return (root, options), library
-        runner = library.runner(todo)  # the host run() will use: with torch only if one of them imports it
-    except Exception as exc:  # noqa: BLE001
-        log.debug(f"the proof host was not started early: {exc}")
-        return None
-
-    def start() -> None:
-        try:
-            runner.start()
-        except Exception as exc:  # noqa: BLE001
-            log.debug(f"the proof host was not started early: {exc}")
-
-    threading.Thread(target=start, name="ldr-prestart", daemon=True).start()
-    return (root, options), library
-
-
 def _refused(file, root: Path) -> str | None:
     """Why a file of the site's own folders (docs/, the theme's) is neither read nor published
     (core/safefs.py: a symlink leaving its folder, a FIFO, a device, a socket), or None."""
@@ -379,8 +278,3 @@ def _refused(file, root: Path) -> str | None:
 def _report(level: str, message: str) -> None:
     """The scheduler's messages, from its thread, at their own level."""
     {"info": log.info, "warning": log.warning}.get(level, log.error)(message)
-
-
-def _url(url: str) -> str:
-    """MkDocs names the home page both "" and "./"; use one spelling."""
-    return "" if url in ("", "./", ".") else url
