@@ -13,7 +13,9 @@ from build_hooks.proofs.discovery import discover
 from build_hooks.render.numbers import count, group, sig
 from build_hooks.store import noise
 from build_hooks.store.store import Store
-from build_hooks.upgrade.drift import NAMED_BY, Drift, ValueDrift, compute
+from build_hooks.upgrade.drift import Drift, compute
+from build_hooks.upgrade.leaves import NAMED_BY
+from build_hooks.upgrade.proofdrift import ValueDrift
 from build_hooks.upgrade.quotedrift import quote_lines
 from build_hooks.upgrade.shown import show_value
 

@@ -37,7 +37,8 @@ from build_hooks.store import noise, quotestore
 from build_hooks.store.history import all_versions, records_at
 from build_hooks.store.schema import version_dir
 from build_hooks.store.store import Store
-from build_hooks.upgrade.drift import claims_api, found_claims, holds, ratio
+from build_hooks.upgrade.drift import claims_api, found_claims, holds
+from build_hooks.upgrade.proofdrift import ratio
 from build_hooks.upgrade.quotedrift import quote_drift
 from build_hooks.upgrade.shown import show_value
 

@@ -31,23 +31,20 @@ on a page at build time.
 from __future__ import annotations
 
 import contextlib
-import difflib
-import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from build_hooks.core.errors import LdrError, StoreError
 from build_hooks.core.safefs import UnsafeFile, read_bytes
-from build_hooks.proofs.datalines import natural, parse_output
 from build_hooks.proofs.discovery import discover
-from build_hooks.proofs.pin import public_version
 from build_hooks.proofs.sources import installed_torch
 from build_hooks.store import noise, quotestore
 from build_hooks.store.history import all_versions, corrupt_files, current_version, records_at, version_key
 from build_hooks.store.quotestore import QuoteDrift
 from build_hooks.store.schema import version_dir
-from build_hooks.store.store import Record, Store
-from build_hooks.upgrade.diff import quoted_at, quotes
+from build_hooks.store.store import Store
+from build_hooks.upgrade.diff import quotes
+from build_hooks.upgrade.proofdrift import ClaimDrift, ProofDrift, compare
 from build_hooks.upgrade.quotedrift import quote_drift
 
 FORMAT = 1
@@ -102,65 +99,7 @@ def holds(api, check: str, data: dict) -> bool | None:
         return None
 
 
-# -- the report ----------------------------------------------------------------------------
-@dataclass
-class ValueDrift:
-    key: str
-    old: object
-    new: object
-    ratio: float | None
-    noise: bool
-    quoted_at: list[str] = field(default_factory=list)
-    z: float | None = None  # the change in standard errors of the measured noise (noise.py)
-
-    @property
-    def size(self) -> float:
-        if self.ratio is None or self.ratio <= 0:
-            return math.inf
-        return abs(math.log(self.ratio))
-
-
-@dataclass
-class ClaimDrift:
-    page_line: str
-    check: str
-    old: bool | None
-    new: bool | None
-
-    @property
-    def status(self) -> str:
-        if self.new:
-            return "still-holds" if self.old else "holds-now"
-        return "broke" if self.old else "still-broken"
-
-
-@dataclass
-class ProofDrift:
-    name: str
-    device_class: str
-    values: list[ValueDrift] = field(default_factory=list)
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    diff: list[str] = field(default_factory=list)
-    excerpted_at: list[str] = field(default_factory=list)  # proof-output fences, when output changed
-    claims: list[ClaimDrift] = field(default_factory=list)
-
-    @property
-    def changed(self) -> list[ValueDrift]:
-        return [v for v in self.values if not v.noise]
-
-    @property
-    def size(self) -> float:
-        return max((v.size for v in self.changed), default=0.0)
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "device_class": self.device_class,
-                "values": [asdict(v) for v in self.values],
-                "output": {"added": self.added, "removed": self.removed, "diff": self.diff,
-                           "excerpted_at": self.excerpted_at},
-                "claims": [{**asdict(c), "status": c.status} for c in self.claims]}
-
-
+# -- the report (one proof's part: proofdrift.py) ---------------------------------------------
 @dataclass
 class Drift:
     from_version: str
@@ -213,113 +152,6 @@ def _given(version: str, known: list[str]) -> str:
     except ValueError:
         raise LdrError(f"{version!r} is not a torch version (PEP 440, such as 2.14.1); recorded "
                        f"versions: {', '.join(known) or 'none'}") from None
-
-
-NAMED_BY = ("name",)  # the field that names the items of a list, for matching them across versions
-
-
-def item_names(items: list) -> list[str] | None:
-    """What names each item of ``items``: every item a mapping with a non-empty string ``name``;
-    two items of one name (a file in two folders) are told apart by the first other text field
-    that differs (``driver.so folder=cuda/bindings``). None when the items are not all named that
-    way: such a list is compared by position."""
-    if not items or not all(isinstance(item, dict) for item in items):
-        return None
-    for field_name in NAMED_BY:
-        names = [item.get(field_name) for item in items]
-        if not all(isinstance(n, str) and n for n in names):
-            continue
-        labels = list(names)
-        for index, item in enumerate(items):
-            twins = [other for other in items if other.get(field_name) == item[field_name]]
-            if len(twins) == 1:
-                continue
-            for other_field in sorted(k for k, v in item.items() if k != field_name and isinstance(v, str)):
-                if [twin.get(other_field) for twin in twins].count(item[other_field]) == 1:
-                    labels[index] = f"{item[field_name]} {other_field}={item[other_field]}"
-                    break
-        if len(set(labels)) == len(labels):
-            return labels
-    return None
-
-
-@dataclass
-class Leaves:
-    """A record's data as leaves by their data path, with named list items addressed by name."""
-
-    values: dict[str, object] = field(default_factory=dict)   # path -> scalar
-    position: dict[str, str] = field(default_factory=dict)    # path -> the positional path (SWEEP.0.us)
-    items: dict[str, dict] = field(default_factory=dict)      # path of a named item -> the item
-
-
-def leaves(value, path: str = "", position: str = "", out: Leaves | None = None) -> Leaves:
-    """Every leaf of ``value`` as :func:`build_hooks.proofs.datalines.flatten` gives it, except
-    that an item of a list of named mappings is ``LIST[name]``, not ``LIST.<index>``."""
-    out = out if out is not None else Leaves()
-    if isinstance(value, dict):
-        for key, item in value.items():
-            leaves(item, f"{path}.{key}" if path else str(key), f"{position}.{key}" if position else str(key), out)
-    elif isinstance(value, list):
-        named = item_names(value)
-        for index, item in enumerate(value):
-            here = f"{path}[{named[index]}]" if named else f"{path}.{index}"
-            if named:
-                out.items[here] = item
-            leaves(item, here, f"{position}.{index}", out)
-    else:
-        out.values[path] = value
-        out.position[path] = position
-    return out
-
-
-def ratio(old, new) -> float | None:
-    if noise.numeric(old) and noise.numeric(new) and old:
-        return new / old
-    return None
-
-
-def compare(name: str, device_class: str, old: Record, new: Record, tolerance, spreads,
-            values_quoted: dict) -> ProofDrift:
-    result = ProofDrift(name, device_class)
-    then, now = leaves(old.data), leaves(new.data)
-    before, after = then.values, now.values
-    # a named item only one version has is one row: the item itself, added or removed
-    one_side = set(then.items) ^ set(now.items)
-    for item in sorted(one_side, key=natural):
-        if any(item.startswith((outer + "[", outer + ".")) for outer in one_side if outer != item):
-            continue  # inside an item that is itself added or removed
-        inside = [k for k in (*before, *after) if k.startswith((item + ".", item + "["))]
-        where = list(dict.fromkeys(w for k in inside for side in (then, now) if k in side.position
-                                   for w in quoted_at(values_quoted, name, side.position[k])))
-        result.values.append(ValueDrift(item, then.items.get(item), now.items.get(item), None, False, where))
-        for key in inside:
-            before.pop(key, None)
-            after.pop(key, None)
-    # the measured noise and the declared tolerance are kept by positional key (SWEEP.0.us)
-    noises = [{key: spread[side.position[key]] for key in side.values if side.position[key] in spread}
-              for side, spread in zip((then, now), spreads)]
-    for key in sorted(set(before) | set(after), key=natural):
-        a, b = before.get(key), after.get(key)
-        if key in before and key in after and a == b:
-            continue
-        spots = list(dict.fromkeys(side.position[key] for side in (then, now) if key in side.position))
-        r = ratio(a, b) if key in before and key in after else None
-        allowed = max(noise.tolerance_for(spot, tolerance) for spot in spots)
-        within, z = noise.within_noise(a, b, key, allowed, *noises) if r is not None else (False, None)
-        where = list(dict.fromkeys(w for spot in spots for w in quoted_at(values_quoted, name, spot)))
-        result.values.append(ValueDrift(key, a, b, r, within, where,
-                                        None if z is None or math.isinf(z) else round(z, 2)))
-    result.values.sort(key=lambda v: (v.noise, -v.size, natural(v.key)))
-    old_lines, new_lines = parse_output(old.stdout).visible, parse_output(new.stdout).visible
-    if old_lines != new_lines:
-        result.diff = list(difflib.unified_diff(old_lines, new_lines, public_version(old.torch),
-                                                public_version(new.torch), n=1, lineterm=""))
-        for line in result.diff[2:]:
-            if line.startswith("+"):
-                result.added.append(line[1:])
-            elif line.startswith("-"):
-                result.removed.append(line[1:])
-    return result
 
 
 def compute(root: Path, store: Store | None = None, from_version: str | None = None,

@@ -88,7 +88,8 @@ def test_graph_walker_and_library_sizes_count_in_the_singular():
 
 
 def test_drift_table_follows_the_one_number_rule_and_counts_records():
-    from build_hooks.upgrade.drift import Drift, ProofDrift, ValueDrift
+    from build_hooks.upgrade.drift import Drift
+    from build_hooks.upgrade.proofdrift import ProofDrift, ValueDrift
 
     values = [ValueDrift(key="TOLL.large_us", old=1779.53, new=3728.05, ratio=2.0949, noise=False),
               ValueDrift(key="SWEEP.10.us", old=175.29407999999998, new=175.3, ratio=1.00003, noise=True, z=0.4),
