@@ -77,20 +77,19 @@ def html_fragment(report: Drift, level: int = 2) -> str:
         out.append(f'<section class="ldr-drift__proof" data-proof="{escape(p.name)}">'
                    f'<{h} class="ldr-drift__name"><code>{escape(p.name)}</code> '
                    f'<span class="ldr-drift__device">{escape(p.device_class)}</span></{h}>')
-        if p.values:
-            out.append(f'<table class="ldr-drift__values"><thead><tr><th>value</th><th>{fv}</th>'
-                       f"<th>{tv}</th><th>change</th></tr></thead><tbody>")
-            for v in p.values:
-                kind = "noise" if v.noise else "changed"
-                among = (v.old, v.new)
-                quoted = (f'<span class="ldr-drift__quoted">quoted at {escape(", ".join(v.quoted_at))}</span>'
-                          if v.quoted_at else "")
-                out.append(f'<tr class="ldr-drift__value ldr-drift__value--{kind}">'
-                           f'<td class="ldr-drift__key"><code>{broken(v.key)}</code>{quoted}</td>'
-                           f'<td class="ldr-drift__old" data-label="{fv}">{escape(value_text(v.old, among))}</td>'
-                           f'<td class="ldr-drift__new" data-label="{tv}">{escape(value_text(v.new, among))}</td>'
-                           f'<td class="ldr-drift__change">{escape(change_html(v))}</td></tr>')
-            out.append("</tbody></table>")
+        # Values a page quotes, and values that changed, come first; a value only one side has and
+        # no page quotes (a library one build has and the other lacks) is folded away below them.
+        shown, folded = [], []
+        for v in p.values:
+            (shown if v.quoted_at or (v.old is not None and v.new is not None) else folded).append(v)
+        if shown:
+            out.append(_values_table(shown, fv, tv))
+        if folded:
+            new, gone = sum(v.old is None for v in folded), sum(v.new is None for v in folded)
+            said = " and ".join(part for part in (f"{count(new, 'value')} only in {tv}" if new else "",
+                                                  f"{count(gone, 'value')} only in {fv}" if gone else "") if part)
+            out.append(f'<details class="ldr-drift__diff ldr-drift__onesided"><summary>{said}, quoted on no page'
+                       f"</summary>{_values_table(folded, fv, tv)}</details>")
         if p.diff:
             rows = []
             for line in p.diff[2:]:
@@ -113,6 +112,23 @@ def html_fragment(report: Drift, level: int = 2) -> str:
         out.append('<p class="ldr-drift__none">Nothing changed.</p>')
     out.append("</section>")
     return "\n".join(out)
+
+
+def _values_table(values: list[ValueDrift], fv: str, tv: str) -> str:
+    rows = [f'<table class="ldr-drift__values"><thead><tr><th>value</th><th>{fv}</th>'
+            f"<th>{tv}</th><th>change</th></tr></thead><tbody>"]
+    for v in values:
+        kind = "noise" if v.noise else "changed"
+        among = (v.old, v.new)
+        quoted = (f'<span class="ldr-drift__quoted">quoted at {escape(", ".join(v.quoted_at))}</span>'
+                  if v.quoted_at else "")
+        rows.append(f'<tr class="ldr-drift__value ldr-drift__value--{kind}">'
+                    f'<td class="ldr-drift__key"><code>{broken(v.key)}</code>{quoted}</td>'
+                    f'<td class="ldr-drift__old" data-label="{fv}">{escape(value_text(v.old, among))}</td>'
+                    f'<td class="ldr-drift__new" data-label="{tv}">{escape(value_text(v.new, among))}</td>'
+                    f'<td class="ldr-drift__change">{escape(change_html(v))}</td></tr>')
+    rows.append("</tbody></table>")
+    return "".join(rows)
 
 
 STANDALONE_CSS = """body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}

@@ -368,6 +368,24 @@ def test_drift_values_follow_the_one_number_rule(project):
     assert render_drift.value_text(True) == "true" and render_drift.value_text(None) == "—"
 
 
+def test_values_only_one_side_has_are_folded_below_the_changed_ones(project):
+    """The changed values and the ones a page quotes make the table; a value only one torch's
+    record has and no page quotes (a library one build ships) is folded into a closed list."""
+    html = render_drift.html_fragment(libraries(project))
+    table, rest = html.split('<details class="ldr-drift__diff ldr-drift__onesided">', 1)
+    folded = rest.split("</details>", 1)[0]
+
+    def key(name):
+        return "LIBS.<wbr>files[" + name.replace(".", ".<wbr>") + "]"
+
+    assert key("libtorch_cpu.so") + ".<wbr>bytes" in table  # changed: shown
+    assert key("libshm.so") in table  # only in the old record, but quoted on the page: shown
+    assert key("libcublasLt.so.13") in folded and key("libcublasLt.so.13") not in table  # only new, unquoted
+    summary = re.search(r"<summary>([^<]*)</summary>", rest).group(1)
+    assert summary == f"4 values only in {PIN}, quoted on no page"
+    assert '<table class="ldr-drift__values">' in folded
+
+
 def test_the_drift_page_reads_on_a_phone_without_panning(project):
     """A real build: the report's proofs are h2 under the page's h1, its keys break at dots, and its
     stylesheet stacks the tables on a narrow screen (checked in a browser by tests/browser)."""
