@@ -24,7 +24,7 @@ import json
 import os
 import sys
 
-NAMESPACES = {"highlight": ("highlight",), "locate": ("locate",), "discovery": ("discovery",),
+NAMESPACES = {"highlight": ("highlight",), "spots": ("spots",), "discovery": ("discovery",),
               "notebook": ("notebook", "notebook-cells"), "drawings": ("drawings",),
               "directives": ("directives",)}
 

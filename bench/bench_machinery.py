@@ -60,9 +60,11 @@ PIECES = [
       ("hosts/markdown/fences.py", r"grep recall|remember|state\.told")]),
     ("highlight", "TextCache 'highlight': pygments-highlighted proof sources", "highlight", "", False,
      [("site/sourcepage.py", "def highlighted")]),
-    ("locate", "TextCache 'locate': markdown-it parse of each page", "locate", "", False,
-     [("hosts/markdown/fences.py", "def _located_on_disk"), ("hosts/markdown/fences.py", "def _source_hash"),
-      ("hosts/markdown/fences.py", "grep _LOCATE_DISK"), ("hosts/markdown/state.py", "grep _LOCATE_DISK")]),
+    ("spots", "TextCache 'spots': where each page's directives are (no markdown-it parse, no import)",
+     "spots", "", False,
+     [("pages/spotbook.py", "module"), ("pages/locate.py", "def recall"), ("pages/locate.py", "def looked"),
+      ("pages/locate.py", "grep _BOOK|_LOOKED"), ("hosts/markdown/state.py", "grep spots"),
+      ("hosts/mkdocs/plugin.py", "grep spots")]),
     ("discovery", "TextCache 'discovery': proofs' ast parse", "discovery", "", False,
      [("proofs/discovery.py", "def _parse_bytes"), ("proofs/discovery.py", "def _fingerprint")]),
     ("notebook", "TextCache 'notebook' + 'notebook-cells'", "notebook", "", False,
@@ -290,7 +292,14 @@ def main() -> None:
     parser.add_argument("--cold-rounds", type=int, default=2, help="cold builds per setting and size")
     parser.add_argument("--cold-sizes", help="sizes with cold builds (default: every size)")
     parser.add_argument("--no-cold", action="store_true", help="no cold builds")
+    parser.add_argument("--pieces", help="measure only these pieces (comma-separated names; default: all)")
     args = parser.parse_args()
+    if args.pieces:
+        wanted = set(args.pieces.split(","))
+        unknown = wanted - {p[0] for p in PIECES}
+        if unknown:
+            parser.error(f"unknown pieces: {', '.join(sorted(unknown))}; known: {', '.join(p[0] for p in PIECES)}")
+        PIECES[:] = [p for p in PIECES if p[0] in wanted]
     sizes = [int(s) for s in args.sizes.split(",")]
     cold_sizes = set(sizes if args.cold_sizes is None else (int(s) for s in args.cold_sizes.split(",")))
     started = time.perf_counter()

@@ -79,7 +79,8 @@ def html_fragment(report: Drift, level: int = 2) -> str:
                    f'<span class="ldr-drift__device">{escape(p.device_class)}</span></{h}>')
         # Values a page quotes, and values that changed, come first; a value only one side has and
         # no page quotes (a library one build has and the other lacks) is folded away below them.
-        shown, folded = [], []
+        shown: list[ValueDrift] = []
+        folded: list[ValueDrift] = []
         for v in p.values:
             (shown if v.quoted_at or (v.old is not None and v.new is not None) else folded).append(v)
         if shown:

@@ -20,6 +20,7 @@ from build_hooks.hosts.markdown.fences import located
 from build_hooks.hosts.markdown.memoglue import MemoGlue
 from build_hooks.pages.links import CardLinks, Pages, base_url
 from build_hooks.pages.locate import VALUE_KIND, Locations
+from build_hooks.pages.spotbook import SpotBook
 from build_hooks.proofs.datalines import describe_data, lookup
 from build_hooks.proofs.records import ProofData
 from build_hooks.proofs.sources import Quote
@@ -69,6 +70,7 @@ class LdrState(MemoGlue, PageCards):
         self.rerunning: set[str] = set()  # proofs the plugin re-runs in the background (serve)
         self.quoted: dict[str, tuple[Quote, set[str]]] = {}  # source quotes of this build, by key
         self.memo = Memo(self.root, self.layout)  # fences' HTML of earlier builds: directives/memo.py
+        self.spots = SpotBook(self.root)  # where the pages' directives are, found by earlier builds
         self.told: list[tuple[str, Quote]] | None = None  # the quotes of the fence being rendered
 
     def use_widgets(self, widgets: Iterable[str], typed_versions: str = "off") -> None:
@@ -85,6 +87,7 @@ class LdrState(MemoGlue, PageCards):
 
     def begin_build(self) -> None:
         self.memo.begin_build()
+        self.spots.open()
         self._cache.clear()
         self._checked.clear()
         self.quoted = {}

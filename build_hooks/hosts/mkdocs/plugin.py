@@ -204,6 +204,7 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
         return attach_compiled(env, self.library.root) if self.config.template_cache else env
 
     def on_post_build(self, config):
+        self.state.spots.close()  # where the pages' directives are, for the next build (spotbook.py)
         if self.page_errors:  # one build names every page's problems, not just the first page's
             found, self.page_errors = self.page_errors, []
             for path in self.broken_pages:  # a failed build leaves no page with an error in it

@@ -1,0 +1,90 @@
+"""Where the pages' directives are is kept between builds (pages/spotbook.py): a warm build
+parses no unchanged page with markdown-it, an edited page is parsed again and its problems
+still name their lines, and a damaged book is only a slower build. Real `mkdocs build` runs,
+in a process that counts the parses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+COUNTING = textwrap.dedent('''\
+    import json, sys
+    from build_hooks.pages import locate
+
+    parsed = []
+
+    def counted(text, kinds, value, _inner=locate._find):
+        if kinds is None:  # a page's every spot: what the book keeps
+            parsed.append(text.split("\\n", 1)[0])
+        return _inner(text, kinds, value)
+
+    locate._find = counted
+    from mkdocs.__main__ import cli
+    out, sys.argv = sys.argv[1], ["mkdocs", "build", "-d", "site", *sys.argv[2:]]
+    try:
+        cli()
+    except SystemExit as exc:
+        code = exc.code
+    else:
+        code = 0
+    with open(out, "w") as handle:
+        json.dump({"parsed": parsed, "markdown_it": "markdown_it" in sys.modules}, handle)
+    sys.exit(code)
+''')
+
+ONE = "# One\n\nIt costs {{ cost.DATA.us }} us.\n\n```proof\ncost\n```\n"
+TWO = "# Two\n\nAgain {{ cost.DATA.us }} us.\n"
+
+
+def counted_build(project, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
+    folder = project.root / ".counting"
+    folder.mkdir(exist_ok=True)
+    script, out = folder / "build.py", folder / "out.json"
+    script.write_text(COUNTING)
+    out.unlink(missing_ok=True)
+    done = subprocess.run([sys.executable, str(script), str(out), *extra], cwd=project.root,
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert out.exists(), done.stderr[-3000:]
+    return done, json.loads(out.read_text())
+
+
+def setup(project) -> None:
+    project.proof("cost", 'import json\nprint("DATA=" + json.dumps({"us": 0.5}))\n')
+    project.page("index.md", ONE)
+    project.page("two.md", TWO)
+
+
+def test_a_warm_build_parses_no_page_and_an_edited_one_again(project):
+    setup(project)
+    first, seen = counted_build(project, "--strict")
+    assert first.returncode == 0, first.stderr
+    assert sorted(seen["parsed"]) == ["# One", "# Two"]
+    html = (project.root / "site" / "index.html").read_text()
+
+    second, seen = counted_build(project, "--strict")
+    assert second.returncode == 0, second.stderr
+    assert seen["parsed"] == [] and not seen["markdown_it"]
+    assert (project.root / "site" / "index.html").read_text() == html
+
+    # An edit: that page alone is parsed again, and a bad fence on it is named at its line.
+    project.page("two.md", TWO + "\nText.\n\n```proof-output\nproof: nothing_here\n```\n")
+    third, seen = counted_build(project)
+    assert seen["parsed"] == ["# Two"]
+    assert "two.md:7" in third.stderr, third.stderr[-2000:]
+
+
+def test_a_damaged_book_is_a_full_parse_not_an_error(project):
+    setup(project)
+    assert counted_build(project, "--strict")[0].returncode == 0
+    [book] = (project.root / ".cache" / "ldr" / "spots").iterdir()
+    data = book.read_bytes()
+    book.write_bytes(data[: len(data) // 2])
+    done, seen = counted_build(project, "--strict")
+    assert done.returncode == 0, done.stderr
+    assert sorted(seen["parsed"]) == ["# One", "# Two"]
+    assert counted_build(project, "--strict")[1]["parsed"] == []  # written again, whole
