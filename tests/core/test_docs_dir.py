@@ -76,3 +76,27 @@ def test_pages_in_content_and_proofs_in_lab_build_strict(tmp_path):
     check = subprocess.run([sys.executable, "-m", "build_hooks.hosts.cli.main", "check"], cwd=root,
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stderr
+
+
+def test_a_linked_mkdocs_yml_builds_the_project_where_the_link_is(tmp_path):
+    """MkDocs finds docs_dir beside the link; so does the plugin find proofs/ and its store: a
+    project that links a shared mkdocs.yml records into its own proofs/_results, and nothing is
+    written where the link points."""
+    shared, root = tmp_path / "shared", tmp_path / "site"
+    shared.mkdir()
+    (root / "docs").mkdir(parents=True)
+    (root / "proofs").mkdir()
+    (shared / "mkdocs.yml").write_text(
+        "site_name: Test\ntheme:\n  name: material\n  font: false\nplugins:\n  - ldr\n"
+        "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
+    (root / "mkdocs.yml").symlink_to(shared / "mkdocs.yml")
+    (root / "proofs" / "toll.py").write_text(
+        '"""The toll.\n\nIt costs."""\nimport json\nprint("TOLL=" + json.dumps({"us": 0.5}))\n')
+    (root / "docs" / "index.md").write_text("# T\n\nIt is {{ toll.TOLL.us }} us.\n\n```proof\ntoll\n```\n")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (root / "proofs" / "_results" / "toll.cpu.json").is_file()
+    assert sorted(p.name for p in shared.iterdir()) == ["mkdocs.yml"]
+    assert "0.5" in (root / "site" / "index.html").read_text()

@@ -56,6 +56,14 @@ from build_hooks.site.publish import published
 from build_hooks.site.templates import attach as attach_compiled
 
 
+def project_root(config_file_path: str | None) -> Path:
+    """The folder of the site's mkdocs.yml, as MkDocs finds docs_dir from it: a linked mkdocs.yml
+    is not followed (the project is where the link is, not where it points), a linked folder is."""
+    if not config_file_path:
+        return Path(".").resolve().parent
+    return Path(config_file_path).absolute().parent.resolve()
+
+
 class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
     supports_multiple_instances = False
 
@@ -74,7 +82,7 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
             # the theme and extensions. on_pre_build's run waits
             # for it. The check runs here, not on the thread: a thread that reads the proofs
             # and records while MkDocs loads would trade the lock with it hundreds of times.
-            root = Path(config_file_path or ".").resolve().parent
+            root = project_root(config_file_path)
             self._early = prestart(root, self._library_options())
         return result
 
@@ -93,7 +101,7 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
         log.begin()
         if not self.serving:  # `mkdocs serve` sets site_url to its own address
             say_site_url_problem(config, getattr(self, "command", "build"), log)
-        root = Path(config.config_file_path or ".").resolve().parent
+        root = project_root(config.config_file_path)
         early, self._early = getattr(self, "_early", None), None
         try:
             # The Library that load_config made to start the host early, if it is this one.
