@@ -120,7 +120,7 @@ def _language(info: str) -> str:
 
 
 @lru_cache(maxsize=2)
-def _parser(inline: bool = False):
+def markdown_parser(inline: bool = False):
     """One parser for every page (building one costs more than parsing a short page). The
     pages' parser stops at blocks: an inline token keeps its text and lines, which is all that
     locating values needs, and parsing inside paragraphs was half of the time; headings' titles
@@ -132,17 +132,17 @@ def _parser(inline: bool = False):
 
 
 @lru_cache(maxsize=256)
-def _tokens(source: str) -> tuple:
+def block_tokens(source: str) -> tuple:
     """markdown-it's tokens of ``source``, parsed once per distinct text in this process: the
     page's own render, the corrections note, the proofs index, the exercises, drift and the
     claims on quotes all read the same pages (a build of the series parsed each page about eight
     times before; bench/bench_site.py). Treat the tokens as read-only."""
-    return tuple(_parser().parse(source))
+    return tuple(markdown_parser().parse(source))
 
 
 @lru_cache(maxsize=256)
 def _page_tokens(text: str) -> tuple:
-    return _tokens("\n".join(unfold_containers(text.split("\n"))))
+    return block_tokens("\n".join(unfold_containers(text.split("\n"))))
 
 
 Found = tuple[tuple[bool, Spot], ...]
@@ -251,66 +251,3 @@ class Locations:
 
     def of_kind(self, kind: str) -> list[Spot]:
         return [spot for spot in self.spots if spot.kind == kind]
-
-
-@dataclass(frozen=True)
-class Section:
-    """A heading of a page: where it starts, what it says and the anchor the toc gives it."""
-
-    line: int
-    title: str
-    anchor: str
-
-
-# A trailing attr_list block, `{: #id .class key=value}`; the toc uses its #id when it has one.
-_ATTRS = re.compile(r"\s*\{:?([^}]*)\}\s*$")
-_ID = re.compile(r"(?:^|\s)#([\w-]+)")
-
-
-def _slug(title: str) -> str:
-    """The anchor Python-Markdown's toc extension makes of a heading's text (its default slugify)."""
-    import unicodedata
-
-    text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
-    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
-    return re.sub(r"[-\s]+", "-", text)
-
-
-def sections(text: str) -> list[Section]:
-    """Every heading of a page in order, so that a line can be named by the section it is in."""
-    lines = text.split("\n")
-    if lines and lines[0].strip() == "---":  # front matter: blank it out, keeping line numbers
-        end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")), 0)
-        lines[: end + 1] = [""] * (end + 1)
-    tokens = _tokens("\n".join(unfold_containers(lines)))
-    out: list[Section] = []
-    seen: dict[str, int] = {}
-    for opening, inline in zip(tokens, tokens[1:]):
-        if opening.type != "heading_open" or opening.map is None or inline.type != "inline":
-            continue
-        raw = inline.content
-        attrs = _ATTRS.search(raw)
-        explicit = _ID.search(attrs.group(1)) if attrs else None
-        raw = _ATTRS.sub("", raw)
-        parsed = _parser(inline=True).parseInline(raw)
-        children = parsed[0].children if parsed else None
-        title = "".join(child.content for child in children or [] if child.type in ("text", "code_inline"))
-        title = _ATTRS.sub("", title).strip() or raw.strip()
-        anchor = explicit.group(1) if explicit else _slug(title)
-        if not explicit:
-            count = seen.get(anchor, 0)
-            seen[anchor] = count + 1
-            if count:
-                anchor = f"{anchor}_{count}"
-        out.append(Section(opening.map[0] + 1, title, anchor))
-    return out
-
-
-def section_at(found: list[Section], line: int) -> Section | None:
-    """The section a line of the page belongs to (the last heading at or above it)."""
-    best = None
-    for section in found:
-        if section.line > line:
-            break
-        best = section
-    return best

@@ -13,7 +13,7 @@ from html import escape
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.core.safefs import UnsafeFile, read_text
-from build_hooks.pages.locate import Section
+from build_hooks.pages.sections import Section
 from build_hooks.render.numbers import count
 from build_hooks.render.values import format_value
 from build_hooks.upgrade.corrections import Change, Upgrade, entries, upgrades

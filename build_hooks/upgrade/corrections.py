@@ -29,8 +29,9 @@ import yaml
 
 from build_hooks.config import Layout
 from build_hooks.core.errors import DirectiveError, LdrError
-from build_hooks.pages.locate import Section, locate, section_at, sections
+from build_hooks.pages.locate import locate
 from build_hooks.pages.quotes import values
+from build_hooks.pages.sections import Section, section_at, sections
 from build_hooks.proofs.datalines import describe, lookup
 from build_hooks.proofs.discovery import discover
 from build_hooks.store import noise, quotestore

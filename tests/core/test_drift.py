@@ -251,7 +251,7 @@ def test_corrections_fence_rejects_bad_entries(md, project):
 
 
 def test_sections_name_headings_as_the_toc_anchors_them():
-    from build_hooks.pages.locate import section_at, sections
+    from build_hooks.pages.sections import section_at, sections
 
     text = ("---\ntitle: T\n---\n# Part `one`: the map\n\nintro {{ a.B }}\n\n"
             "## Ideas\n\n```python\n# not a heading\n```\n"
@@ -270,7 +270,7 @@ def test_sections_agree_with_the_toc_extension_on_every_chapter():
 
     import markdown
 
-    from build_hooks.pages.locate import sections
+    from build_hooks.pages.sections import sections
 
     root = Path(__file__).resolve().parents[2] / "docs"
     for page in ("part-00-the-map.md", "part-01-the-tensor.md"):
