@@ -1,6 +1,6 @@
 """A proof's recorded result as pages, instruments, notebooks and downloads see it: typed.
 
-The store's :class:`~build_hooks.store.store.Record` is the file; :class:`ProofData` is what a
+The store's :class:`~build_hooks.store.record.Record` is the file; :class:`ProofData` is what a
 page may show of it, with its :class:`Provenance` (where, when and under which torch it was
 measured, and whether it is still current). The library makes them (run/library.py); renderers
 read attributes, never keys. A mapping given as ``provenance`` (a test's fixture, a widget's

@@ -19,10 +19,11 @@ from build_hooks.run.recording import run_record
 from build_hooks.run.results import Job, RunResult
 from build_hooks.run.runner import Runner, shared_runner
 from build_hooks.run.states import ACCELERATORS, ProofState, host_accelerator, unneeded
+from build_hooks.store.foreign import is_foreign
 from build_hooks.store.history import write_record
 from build_hooks.store.lock import store_lock
-from build_hooks.store.shards import is_foreign
-from build_hooks.store.store import Corrupt, Record, Store
+from build_hooks.store.record import Record
+from build_hooks.store.store import Corrupt, Store
 
 _EARLIER: dict[tuple[Path, str, str], Record] = {}  # (root, proof, device) -> the good run a rerun replaced
 

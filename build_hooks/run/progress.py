@@ -32,7 +32,7 @@ class Estimate:
     def for_run(cls, library, todo, runs: int = 1) -> Estimate:
         """The estimate for running ``todo`` (proofs) on this host with ``library``."""
         from build_hooks.run.states import host_accelerator
-        from build_hooks.store.store import Record
+        from build_hooks.store.record import Record
 
         accelerator = host_accelerator()
         expected: dict[str, float | None] = {}

@@ -10,7 +10,8 @@ from build_hooks.proofs.datalines import parse_output
 from build_hooks.proofs.discovery import Proof
 from build_hooks.proofs.pin import public_version
 from build_hooks.run.results import RunResult, last_lines
-from build_hooks.store.store import Failure, Record, Store
+from build_hooks.store.record import Failure, Record
+from build_hooks.store.store import Store
 
 
 def utc_now() -> str:

@@ -26,7 +26,7 @@ from build_hooks.core.writeerrors import explain
 from build_hooks.proofs.discovery import Proof
 from build_hooks.run.library import Library
 from build_hooks.run.results import RunResult
-from build_hooks.store.store import Record
+from build_hooks.store.record import Record
 
 Report = Callable[[str, str], None]  # (level: info|warning|error, message)
 

@@ -9,7 +9,8 @@ import sys
 from dataclasses import dataclass, field
 
 from build_hooks.proofs.discovery import Proof
-from build_hooks.store.store import Corrupt, Record
+from build_hooks.store.record import Record
+from build_hooks.store.store import Corrupt
 
 ACCELERATORS = ("cuda", "mps")
 

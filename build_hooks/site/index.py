@@ -21,7 +21,8 @@ from build_hooks.pages.links import base_url, page_link
 from build_hooks.pages.quotes import Quote, page_title, quotes
 from build_hooks.proofs.pin import public_version
 from build_hooks.store.history import version_key, version_store, versions
-from build_hooks.store.store import DEVICE_CLASSES, Record
+from build_hooks.store.record import Record
+from build_hooks.store.schema import DEVICE_CLASSES
 
 OPTIONS: tuple[str, ...] = ()
 

@@ -36,8 +36,9 @@ from pathlib import Path
 from packaging.version import Version
 
 from build_hooks.core.safefs import check_inside
+from build_hooks.store.record import Record
 from build_hooks.store.schema import timestamp, version_dir
-from build_hooks.store.store import Corrupt, Record, Store
+from build_hooks.store.store import Corrupt, Store
 
 HISTORY_DIR = "_history"
 REPLACED_DIR = "_replaced"

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from build_hooks.run.library import earlier_run
-from build_hooks.store import history, noise
+from build_hooks.store import history, noise, noisestore
+from build_hooks.store.record import Record
 from build_hooks.store.schema import version_dir
-from build_hooks.store.store import Record
 from build_hooks.upgrade.claims import evaluate
 from build_hooks.upgrade.expression import ClaimError
 
@@ -128,8 +128,8 @@ def _noise_body(library, name: str, device_class: str, torch: str) -> dict:
     from build_hooks.core.safefs import UnsafeFile, read_text
 
     try:
-        path = noise.folder(library.store, torch) / f"{name}.{device_class}.json"
-        return noise.parse(read_text(path, inside=library.store.dir, limit="record"))
+        path = noisestore.folder(library.store, torch) / f"{name}.{device_class}.json"
+        return noisestore.parse(read_text(path, inside=library.store.dir, limit="record"))
     except (OSError, ValueError, UnsafeFile):
         return {}
 

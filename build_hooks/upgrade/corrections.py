@@ -34,7 +34,7 @@ from build_hooks.pages.quotes import values
 from build_hooks.pages.sections import Section, section_at, sections
 from build_hooks.proofs.datalines import describe, lookup
 from build_hooks.proofs.discovery import discover
-from build_hooks.store import noise, quotestore
+from build_hooks.store import noise, noisestore, quotestore
 from build_hooks.store.history import all_versions, records_at
 from build_hooks.store.schema import version_dir
 from build_hooks.store.store import Store
@@ -207,7 +207,7 @@ def _moved_value(store, proofs: dict, span: tuple[str, str], old: dict, new: dic
     r = ratio(a, b)
     proof_file = proofs.get(proof)
     tolerance = noise.declared(proof_file.path) if proof_file else 0.0
-    spreads = [noise.read(store, v, proof, device_class) for v in span]
+    spreads = [noisestore.read(store, v, proof, device_class) for v in span]
     if r is not None and noise.within_noise(a, b, key, tolerance, *spreads)[0]:
         return None
     then_text, now_text = shown(a, fmt, show, (a, b)), shown(b, fmt, show, (a, b))

@@ -12,7 +12,7 @@ from build_hooks.core.safefs import LIMITS, is_regular, read_bytes
 from build_hooks.pages.quotes import quotes as page_quotes
 from build_hooks.proofs.datalines import describe, flatten, natural, parse_output
 from build_hooks.run.library import Library
-from build_hooks.store.store import Record
+from build_hooks.store.record import Record
 
 
 @dataclass

@@ -38,7 +38,7 @@ from build_hooks.core.errors import LdrError, StoreError
 from build_hooks.core.safefs import UnsafeFile, read_bytes
 from build_hooks.proofs.discovery import discover
 from build_hooks.proofs.sources import installed_torch
-from build_hooks.store import noise, quotestore
+from build_hooks.store import noise, noisestore, quotestore
 from build_hooks.store.history import all_versions, corrupt_files, current_version, records_at, version_key
 from build_hooks.store.quotestore import QuoteDrift
 from build_hooks.store.schema import version_dir
@@ -170,13 +170,13 @@ def compute(root: Path, store: Store | None = None, from_version: str | None = N
                    only_from=[".".join(k) for k in sorted(set(old) - set(new))],
                    only_to=[".".join(k) for k in sorted(set(new) - set(old))],
                    problems=[f"{c.path}: {c.reason} (skipped)" for c in corrupt_files(store)]
-                   + noise.problems(store))
+                   + noisestore.problems(store))
     for key in sorted(set(old) & set(new)):
         name, device_class = key
         report.compared += 1
         proof = proofs.get(name)
         tolerance = noise.declared(proof.path) if proof is not None else 0.0
-        spreads = [noise.read(store, v, name, device_class) for v in (from_version, to_version)]
+        spreads = [noisestore.read(store, v, name, device_class) for v in (from_version, to_version)]
         result = compare(name, device_class, old[key], new[key], tolerance, spreads, values_quoted)
         if result.diff:
             result.excerpted_at = excerpts.get(name, [])

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from build_hooks.proofs.datalines import natural, parse_output
 from build_hooks.proofs.pin import public_version
 from build_hooks.store import noise
-from build_hooks.store.store import Record
+from build_hooks.store.record import Record
 from build_hooks.upgrade.diff import quoted_at
 from build_hooks.upgrade.leaves import leaves
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from build_hooks.proofs.discovery import script_hash
-from build_hooks.store.store import Record
+from build_hooks.store.record import Record
 
 SCRIPT = """\
 import json

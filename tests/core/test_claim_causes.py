@@ -11,8 +11,8 @@ import textwrap
 
 from build_hooks.proofs.pin import pinned_torch
 from build_hooks.run.library import Library
-from build_hooks.store import noise
-from build_hooks.store.store import Record
+from build_hooks.store import noisestore
+from build_hooks.store.record import Record
 
 from .hardkit import REPO, fake_torch, ldr, mkdocs
 from .recordkit import record
@@ -83,7 +83,7 @@ def test_the_medians_of_repeated_runs_tell_noise_from_a_false_claim(project, md)
     html, warnings = render(md)  # nothing earlier: said as it is
     assert "no earlier run is recorded to compare with" in warnings and "noise)" not in warnings
     runs = [Record(**{**current.__dict__, "data": {"V": {"x": x}}}) for x in (6.0, 7.0, 12.0)]
-    noise.write(library.store, current, runs)
+    noisestore.write(library.store, current, runs)
     html, warnings = render(md)
     assert "it held on an earlier run of the same torch" in html
     assert "it held on the medians of 3 repeated runs" in warnings and "(noise)" in warnings

@@ -285,7 +285,7 @@ def test_one_wild_run_does_not_make_every_change_noise():
     """The range of three runs with one outlier spans x3; their MAD does not, so a 30 % move is
     still told apart from noise (the range model, before, called anything inside x2.96 noise)."""
     from build_hooks.store import noise
-    from build_hooks.store.store import Record
+    from build_hooks.store.record import Record
 
     def run(us):
         return Record(proof="p", device_class="cpu", script_sha256="0" * 64, torch=PIN, torch_build=PIN,

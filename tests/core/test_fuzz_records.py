@@ -12,10 +12,13 @@ import random
 from dataclasses import fields
 from pathlib import Path
 
+from build_hooks.core.errors import StoreError
 from build_hooks.proofs.pin import pinned_torch
-from build_hooks.store import history, noise
-from build_hooks.store.shards import rank, read_shard_file
-from build_hooks.store.store import Corrupt, Failure, Record, Store, StoreError
+from build_hooks.store import history, noisestore
+from build_hooks.store.merge import rank
+from build_hooks.store.record import Failure, Record
+from build_hooks.store.shards import read_shard_file
+from build_hooks.store.store import Corrupt, Store
 
 from .recordkit import SCRIPT, record, snapshot
 
@@ -99,7 +102,7 @@ def test_no_mutation_of_a_record_gives_a_traceback(project, tmp_path):
         rank(item, None)  # as for a proof without torch
         if item.torch:  # a record without torch (a plain-Python proof's) has no version folders
             assert history.version_store(store, item.torch).dir.parent == store.dir / "_history", where
-            assert noise.folder(store, item.torch).parent == store.dir / "_noise", where
+            assert noisestore.folder(store, item.torch).parent == store.dir / "_noise", where
         try:
             assert Record.from_text(item.to_text()) == item, where
         except StoreError:

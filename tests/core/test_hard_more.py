@@ -373,7 +373,7 @@ def test_a_shard_record_measured_in_the_future_is_refused(project, env, tmp_path
     import datetime as dt
 
     from build_hooks.run.library import Library
-    from build_hooks.store.shards import merge
+    from build_hooks.store.merge import merge
 
     project.proof("a", SCRIPT)
     kept = record(project, "a").read_bytes()

@@ -15,8 +15,9 @@ import pytest
 
 from build_hooks.core.safefs import UnsafeFile
 from build_hooks.proofs.pin import pinned_torch
-from build_hooks.store import history, noise
-from build_hooks.store.store import Corrupt, Failure, Record, Store
+from build_hooks.store import history, noisestore
+from build_hooks.store.record import Failure, Record
+from build_hooks.store.store import Corrupt, Store
 
 from .recordkit import SCRIPT, record, snapshot
 
@@ -110,7 +111,7 @@ def test_history_noise_and_marker_folders_come_from_the_parsed_version(project, 
         with pytest.raises(ValueError, match="not a PEP 440 version"):
             history.version_store(store, bad)
         with pytest.raises(ValueError, match="not a PEP 440 version"):
-            noise.folder(store, bad)
+            noisestore.folder(store, bad)
     assert history.version_store(store, "2.13.0+cpu").dir == results(project) / "_history" / "2.13.0"
     assert history.version_key("2.10.0") > history.version_key("2.9.0") > history.version_key("2.9.0rc1")
 
@@ -124,7 +125,7 @@ def test_history_noise_and_marker_folders_come_from_the_parsed_version(project, 
     project.proof("a", SCRIPT)
     record(project, "a", torch="2.12.0", folder=elsewhere)
     assert history.versions(store) == []
-    assert noise.read(store, PIN, "a", "cpu") == {}
+    assert noisestore.read(store, PIN, "a", "cpu") == {}
     with pytest.raises(UnsafeFile, match="leads outside"):
         history.version_store(store, "2.12.0")
 

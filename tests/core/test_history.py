@@ -6,7 +6,8 @@ from pathlib import Path as _Path
 
 from build_hooks.proofs.pin import pinned_torch as _pinned
 from build_hooks.store import history
-from build_hooks.store.store import Failure, Record, Store
+from build_hooks.store.record import Failure, Record
+from build_hooks.store.store import Store
 
 from .recordkit import SCRIPT, record
 

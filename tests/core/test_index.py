@@ -74,8 +74,9 @@ def test_index_lists_every_proof_with_its_pages_quotes_records_and_history(site)
     history.mkdir(parents=True)
     (history / "toll.cpu.json").write_text(json.dumps(old, indent=2))
     # An accelerator record from another machine under another torch, kept by `ldr merge`.
-    from build_hooks.store.shards import mark_foreign
-    from build_hooks.store.store import Record, Store
+    from build_hooks.store.foreign import mark_foreign
+    from build_hooks.store.record import Record
+    from build_hooks.store.store import Store
 
     gpu = json.loads(site.record("toll").read_text())
     gpu.update(device_class="cuda", device="NVIDIA H200", torch="2.11.0", torch_build="2.11.0+cu126",

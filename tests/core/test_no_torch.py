@@ -18,7 +18,7 @@ import pytest
 
 from build_hooks.proofs.discovery import discover
 from build_hooks.run.runner import Runner
-from build_hooks.store.store import Record
+from build_hooks.store.record import Record
 
 MKDOCS_YML = """\
 site_name: Plain

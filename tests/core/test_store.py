@@ -5,7 +5,8 @@ from pathlib import Path as _Path
 import pytest
 
 from build_hooks.proofs.pin import pinned_torch as _pinned
-from build_hooks.store.store import Corrupt, Failure, Record, Store
+from build_hooks.store.record import Failure, Record
+from build_hooks.store.store import Corrupt, Store
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 

@@ -102,7 +102,7 @@ def cmd_run(args, library: Library) -> int:
         for _ in range(repeat):
             library.run(names, force, on_start=lambda proof: display.started(proof.name), on_done=on_done)
     if repeat > 1:
-        from build_hooks.store.noise import record_noise
+        from build_hooks.store.noisestore import record_noise
 
         for path in record_noise(library.store, runs, repeat):
             say(out, f"noise of {repeat} runs: {path}")
@@ -164,7 +164,7 @@ def cmd_forget(args, library: Library) -> int:
 
 
 def cmd_merge(args, library: Library) -> int:
-    from build_hooks.store.shards import cmd_merge as run_merge
+    from build_hooks.store.merge import cmd_merge as run_merge
 
     return run_merge(args, library)
 
