@@ -8,9 +8,10 @@ A ``claim`` fence sits next to the prose that states a pattern in words::
     say: A large add costs over a hundred small ones.
     ```
 
-``check`` is the small expression language of expression.py, over the proof's data paths;
-values are shown as shown.py says. :func:`evaluate`, :func:`can_fail` and :func:`find_claims`
-are pure, for other tools; the fence itself is rendered by :mod:`build_hooks.render.claim`.
+``check`` is the small expression language of expression.py (evaluated by evaluation.py),
+over the proof's data paths; values are shown as shown.py says. :func:`evaluate`,
+:func:`can_fail` and :func:`find_claims` are pure, for other tools; the fence itself is
+rendered by :mod:`build_hooks.render.claim`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from dataclasses import dataclass
 import yaml
 
 from build_hooks.core import yamlbody
-from build_hooks.upgrade.expression import PLACEHOLDER, ClaimError, evaluate_tree, parse, resolve
+from build_hooks.upgrade.evaluation import evaluate_tree, resolve
+from build_hooks.upgrade.expression import PLACEHOLDER, ClaimError, parse
 from build_hooks.upgrade.shown import scalars, show_value
 
 
