@@ -90,3 +90,39 @@ class Watch:
     def check(self):
         assert not self.external(), f"requests left localhost: {self.external()}"
         assert not self.errors, f"console errors: {self.errors}"
+
+
+# --- one page sent from URL to URL --------------------------------------------------------------
+# Where what a test checks does not need a fresh browser context per page (no cold cache, no
+# stored setting): a new context is a new renderer process and a cold cache, about 0.3 to 0.6 s a
+# page on a busy machine, before the page even starts.
+
+READY = "() => !!document.querySelector('[data-ldr-meter][data-ldr-ready]')"
+"""The page's scripts have run: the depth meter, on every page, marks itself ready (as open_page waits)."""
+
+
+def visit(page, url: str) -> None:
+    """A full load of ``url`` in ``page`` (page.goto, not instant navigation), once the meter is ready."""
+    page.goto(url, wait_until="load")
+    page.wait_for_function(READY)
+
+
+class Visits(Watch):
+    """A Watch for one page that visits many URLs: ``check_visit(where)`` checks what was
+    requested and logged since the previous call (the page's and its workers'), and says where."""
+
+    def __init__(self, page):
+        super().__init__(page)
+        self._since = (0, 0)
+
+    def visit_requests(self) -> list[str]:
+        return self.requests[self._since[0]:]
+
+    def check_visit(self, where: str) -> None:
+        requests, errors = self.requests[self._since[0]:], self.errors[self._since[1]:]
+        self._since = (len(self.requests), len(self.errors))
+        external = [u for u in requests if urlparse(u).scheme not in ("data", "blob", "about")
+                    and urlparse(u).hostname not in LOCAL_HOSTS]
+        assert not external, f"{where}: requests left localhost: {external}"
+        assert not errors, f"{where}: console errors: {errors}"
+
