@@ -126,3 +126,13 @@ class Visits(Watch):
         assert not external, f"{where}: requests left localhost: {external}"
         assert not errors, f"{where}: console errors: {errors}"
 
+
+
+SETTLED = """async () => {
+  const frame = () => new Promise(done => requestAnimationFrame(() => done()));
+  await frame();               // laid out once: the fonts its text needs are requested
+  await document.fonts.ready;  // and arrived (or failed)
+  await frame(); await frame();  // the frame that lays the page out with them, and one more
+}"""
+"""Resolves once the page's first frames and its fonts are done: a deterministic wait for what a
+page does after its scripts' ready mark (no fixed sleep, however busy the machine)."""
