@@ -115,9 +115,6 @@ class Visits(Watch):
         super().__init__(page)
         self._since = (0, 0)
 
-    def visit_requests(self) -> list[str]:
-        return self.requests[self._since[0]:]
-
     def check_visit(self, where: str) -> None:
         requests, errors = self.requests[self._since[0]:], self.errors[self._since[1]:]
         self._since = (len(self.requests), len(self.errors))
@@ -125,7 +122,6 @@ class Visits(Watch):
                     and urlparse(u).hostname not in LOCAL_HOSTS]
         assert not external, f"{where}: requests left localhost: {external}"
         assert not errors, f"{where}: console errors: {errors}"
-
 
 
 SETTLED = """async () => {
@@ -136,3 +132,24 @@ SETTLED = """async () => {
 }"""
 """Resolves once the page's first frames and its fonts are done: a deterministic wait for what a
 page does after its scripts' ready mark (no fixed sleep, however busy the machine)."""
+
+
+def two_at_a_time(items, start, finish) -> list:
+    """``finish(item, *start(item))`` for each item, in order, with the next item started before
+    the one before it is finished: while one page waits, idle, for its network or for the end of
+    its watch window, the next one loads. ``start`` returns the browser context it opened first
+    (``finish`` closes it); a context still open when something fails is closed here."""
+    done, running = [], []
+    try:
+        for item in items:
+            running.append((item, start(item)))
+            if len(running) == 2:
+                first, state = running.pop(0)
+                done.append(finish(first, *state))
+        while running:
+            first, state = running.pop(0)
+            done.append(finish(first, *state))
+    finally:
+        for _, state in running:
+            state[0].close()
+    return done

@@ -8,7 +8,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import READY, SETTLED
+from browser_support import READY, SETTLED, two_at_a_time
 
 # What any mkdocs-material page requests: its own stylesheets, scripts, favicon and search.
 MATERIAL = ("assets/stylesheets/", "assets/javascripts/", "assets/images/", "search/", "sitemap.xml")
@@ -68,30 +68,18 @@ def cold_loads(browser, site, paths: list[str], width: int, height: int, probes:
     every layout shift it made (``shifts``) and what its probe, a script, returns (``probed``).
     Two pages at a time: while one is watched to the end of its window, doing nothing, the next
     one loads (each its own window, context and renderer; nothing of one is read on the other)."""
-    found: dict = {}
-    running: list = []
+    probes = probes or {}
 
-    def finish():
-        path, context, page, requests = running.pop(0)
+    def finish(path, context, page, requests):
         try:
             page.evaluate(FINISH)
-            probed = page.evaluate((probes or {})[path]) if path in (probes or {}) else None
+            probed = page.evaluate(probes[path]) if path in probes else None
             shifts = page.evaluate("() => __ldrTakeShifts()")
         finally:
             context.close()
-        found[path] = {"own": own(requests, site.base, site.url(path)), "shifts": shifts, "probed": probed}
+        return path, {"own": own(requests, site.base, site.url(path)), "shifts": shifts, "probed": probed}
 
-    try:
-        for path in paths:
-            running.append((path, *start_load(browser, site.url(path), width, height)))
-            if len(running) == 2:
-                finish()
-        while running:
-            finish()
-    finally:
-        for _, context, _, _ in running:
-            context.close()
-    return found
+    return dict(two_at_a_time(paths, lambda path: start_load(browser, site.url(path), width, height), finish))
 
 
 # How the proofs index's table is laid out (test_the_proofs_index_is_laid_out_before_any_script_runs).

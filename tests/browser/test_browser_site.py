@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
-from browser_support import SCREENSHOTS
+from browser_support import SCREENSHOTS, Watch, two_at_a_time, visit
 
 PALETTE = ["--ldr-subject", "--ldr-subject-soft", "--ldr-ink", "--ldr-ink-soft", "--ldr-context",
            "--ldr-context-soft", "--ldr-paper"]
@@ -46,17 +46,48 @@ def site_pages(site) -> list[str]:
     return sorted("" if path == "." else path for path in paths)  # "." is the home page; dots elsewhere stay
 
 
-def test_no_request_leaves_localhost_and_no_console_errors(project_site, open_page):
+WHEELED = """() => { window.__ldrWheelAt = performance.now(); window.__ldrScrollEnd = false;
+  addEventListener("scrollend", () => { __ldrScrollEnd = true; }, {once: true}); }"""
+# The wheel's scroll has ended (or the page cannot scroll), then two frames (what the scroll set
+# off has started), and at least the 100 ms after the wheel that a fixed wait gave.
+SCROLLED = "() => __ldrScrollEnd || document.scrollingElement.scrollHeight <= innerHeight"
+AFTER_SCROLL = """async () => {
+  const frame = () => new Promise(done => requestAnimationFrame(() => done()));
+  await frame(); await frame();
+  const left = __ldrWheelAt + 100 - performance.now();
+  if (left > 0) await new Promise(done => setTimeout(done, left));
+}"""
+
+
+def test_no_request_leaves_localhost_and_no_console_errors(project_site, browser):
+    """Every page, loaded cold in a fresh context, until its network is idle, then scrolled 4000 px
+    down (lazy things load). Two pages at a time: while one waits, idle, for its network to be
+    quiet for 500 ms, the next loads; each its own context, watched apart."""
     pages = site_pages(project_site)
     assert any(p.startswith("theme-check") for p in pages)
-    for path in pages:
-        page, watch = open_page(project_site.url(path + "/" if path else ""))
-        page.wait_for_load_state("networkidle")
-        page.mouse.wheel(0, 4000)  # let lazy things load
-        page.wait_for_timeout(100)
-        assert watch.requests, path
-        watch.check()
-        page.context.close()
+
+    def start(path):
+        context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="light")
+        page = context.new_page()
+        watch = Watch(page)
+        visit(page, project_site.url(path + "/" if path else ""))
+        return context, page, watch
+
+    def finish(path, context, page, watch):
+        try:
+            page.wait_for_load_state("networkidle")
+            page.evaluate(WHEELED)
+            page.mouse.wheel(0, 4000)  # let lazy things load
+            page.wait_for_function(SCROLLED)
+            page.evaluate(AFTER_SCROLL)
+            assert watch.requests, path
+            assert not watch.external(), (f"/{path}: requests left localhost", watch.external())
+            assert not watch.errors, (f"/{path}: console errors", watch.errors)
+        finally:
+            context.close()
+        return path
+
+    assert two_at_a_time(pages, start, finish) == pages
 
 
 def test_reading_lines_link_every_part(project_site, open_page):
