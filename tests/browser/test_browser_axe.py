@@ -134,8 +134,10 @@ FOCUS_PAGES = ["part-00-the-map/", "part-01-the-tensor/", "part-02-autograd/", "
 # one round trip a press instead of two. Every press must be seen (a page that swallowed the key
 # would leave a gap, and the count check fails). ``again``: the first element focused has the
 # focus again, so the walk has gone round the page. It is that element itself, not a key of tag,
-# name and top: the skip link's top, read halfway through its transition, missed the key and the
-# walk went round twice. A press that leaves the focus on the body (null) does not end the walk:
+# name and top plus scrollY: the skip link is fixed, so its key read at the end of the page never
+# matched the one read at the top, and a walk with no press on the body between two rounds went
+# round again (800 presses for a page of 400). A press that leaves the focus on the body (null)
+# does not end the walk:
 # it happens past the last element, but also in mid page, on some runs: a code block of an
 # excerpt takes the focus, then stops scrolling sideways and loses its tabindex (mkdocs-material
 # gives a code block one only while it scrolls), so the focus falls to the body. The walk ended
