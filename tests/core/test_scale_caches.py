@@ -28,17 +28,18 @@ def test_a_page_text_is_parsed_once_per_process_whoever_reads_it(monkeypatch):
     locate the same pages: markdown-it parses each distinct text once (pages/locate.py)."""
     from build_hooks.pages import locate as module
 
-    module._tokens.cache_clear()
+    module.block_tokens.cache_clear()
     module._page_tokens.cache_clear()
+    module.recall({})  # no spots found by an earlier build (spotbook.py) nor by an earlier test
     calls = []
-    real = module._parser()
+    real = module.markdown_parser()
 
     class Counting:
         def parse(self, text):
             calls.append(text)
             return real.parse(text)
 
-    monkeypatch.setattr(module, "_parser", lambda: Counting())
+    monkeypatch.setattr(module, "markdown_parser", lambda: Counting())
     first = ext.located(PAGE, registry())
     assert [(s.kind, s.line) for s in first] == [("value", 3), ("proof-output", 5)]
     assert module.locate(PAGE, ("source",)) == []  # another reader, other fences: no new parse

@@ -230,7 +230,9 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
         self.library.diagnostics.clear()
         for state in self.library.states():
             record = state.record
-            if state.proof.name in self.reported or record is None:
+            # A proof re-running in the background under serve was shown as running: when its run
+            # ends, serve builds again and the page that shows it says how it ended, once.
+            if state.proof.name in self.reported or state.proof.name in self.state.rerunning or record is None:
                 continue
             message = (f"proof {state.proof.name} ({state.device_class}) failed and no page shows it: "
                        "run `ldr status` for details")
