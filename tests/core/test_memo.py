@@ -5,10 +5,10 @@ counts how often each directive's handler runs."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import textwrap
+
+from tests.core.countkit import counted_build as run_counting
 
 COUNTING = textwrap.dedent('''\
     import collections, dataclasses, json, sys
@@ -83,16 +83,7 @@ def setup(project, us: float = 0.512) -> None:
 
 
 def counted_build(project, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
-    folder = project.root / ".counting"
-    folder.mkdir(exist_ok=True)
-    script, counts = folder / "build.py", folder / "counts.json"
-    script.write_text(COUNTING)
-    counts.unlink(missing_ok=True)
-    done = subprocess.run([sys.executable, str(script), str(counts), "--strict", *extra], cwd=project.root,
-                          capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert counts.exists(), done.stderr[-3000:]
-    return done, json.loads(counts.read_text())
+    return run_counting(project, COUNTING, "--strict", *extra)
 
 
 def test_a_warm_build_renders_no_fence_again_and_writes_the_same_pages(project):

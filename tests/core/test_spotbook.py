@@ -5,11 +5,10 @@ in a process that counts the parses."""
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
-import sys
 import textwrap
+
+from tests.core.countkit import counted_build as run_counting
 
 COUNTING = textwrap.dedent('''\
     import json, sys
@@ -41,16 +40,7 @@ TWO = "# Two\n\nAgain {{ cost.DATA.us }} us.\n"
 
 
 def counted_build(project, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
-    folder = project.root / ".counting"
-    folder.mkdir(exist_ok=True)
-    script, out = folder / "build.py", folder / "out.json"
-    script.write_text(COUNTING)
-    out.unlink(missing_ok=True)
-    done = subprocess.run([sys.executable, str(script), str(out), *extra], cwd=project.root,
-                          capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert out.exists(), done.stderr[-3000:]
-    return done, json.loads(out.read_text())
+    return run_counting(project, COUNTING, *extra)
 
 
 def setup(project) -> None:

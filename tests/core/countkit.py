@@ -1,0 +1,25 @@
+"""A real `mkdocs build` in a process that counts what the build did (the test's script writes
+the counts to a JSON file when the build ends): test_memo.py counts handler calls,
+test_spotbook.py counts page parses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+
+def counted_build(project, script: str, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
+    """Run ``script`` (given the counts file, then mkdocs' arguments) in the project; its result
+    and the counts it wrote."""
+    folder = project.root / ".counting"
+    folder.mkdir(exist_ok=True)
+    path, counts = folder / "build.py", folder / "counts.json"
+    path.write_text(script)
+    counts.unlink(missing_ok=True)
+    done = subprocess.run([sys.executable, str(path), str(counts), *extra], cwd=project.root,
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert counts.exists(), done.stderr[-3000:]
+    return done, json.loads(counts.read_text())
