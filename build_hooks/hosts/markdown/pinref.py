@@ -130,7 +130,8 @@ def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ..
     release = _release(pin) if pin else None
     page = "\n".join(lines)  # whole-page checks first: most pages hold no link or version at all
     urls = "github.com/pytorch/pytorch/" in page
-    mentions, tags = _MENTION_HINT.search(page.lower()) is not None, _TAG_HINT.search(page) is not None
+    lowered = page.lower()
+    mentions, tags = _MENTION_HINT.search(lowered) is not None, _TAG_HINT.search(page) is not None
     problems = _tag_links(lines) if urls else []
     if release is None or not (mentions or tags):
         return problems
@@ -139,7 +140,6 @@ def find_hand_typed(lines: list[str], pin: str | None, directives: tuple[str, ..
     # Only a line on which a hint starts can start a mention or hold a tag (a mention wrapped
     # onto the next line starts on this one): the rest of the page is not looked at again.
     starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
-    lowered = page.lower()
     hinted = {bisect_right(starts, m.start()) for hint, text in ((_MENTION_HINT, lowered), (_TAG_HINT, page))
               for m in hint.finditer(text)}
     for index, (number, _line, text) in enumerate(prose):
