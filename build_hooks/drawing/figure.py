@@ -23,6 +23,7 @@ from build_hooks.core.options import check_options
 from build_hooks.core.safefs import LIMITS, UnsafeFile, check_regular, read_text
 from build_hooks.drawing.cache import default_dir, render_file
 from build_hooks.drawing.compact import compact
+from build_hooks.drawing.offscreen import skip_offscreen
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes
 EDIT_TEXT = "Download the scene (.excalidraw)"
@@ -84,6 +85,7 @@ def render_fence(options: dict, ctx) -> str:
     svg = compact(svg)  # the page's copy: fewer elements and bytes, the same drawing
     alt = options.get("alt") or _scene_text(path, ctx.folders.drawings) or f"Drawing {src}"
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(str(alt), quote=True)}" ', 1)
+    svg = skip_offscreen(svg)  # skipped while off screen, as tall as when drawn (drawing/offscreen.py)
     caption = options.get("caption")
     # The download is a row of its own under the drawing, outside the caption, so that it is no
     # part of the figure's accessible name (the caption is); ldr-figures.js adds "Enlarge" to

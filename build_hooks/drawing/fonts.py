@@ -2,8 +2,9 @@
 
 The ids and vertical metrics are Excalidraw's (``FONT_FAMILY`` and ``FONT_METRICS`` in its
 constants); the woff2 files come from the ``@excalidraw/excalidraw@0.18.1`` npm package and live
-under ``build_hooks/assets/fonts/`` with their licences. Figures name the family; ``ldr-drawing.css``
-declares the faces, so no figure carries a font of its own.
+under ``build_hooks/assets/fonts/`` with their licences. Figures name the family and carry no font
+of their own: ``ldr-drawing.css`` declares the faces, and a page built by the MkDocs plugin
+declares those its figures name in its head instead (:func:`page_fonts`).
 """
 
 from __future__ import annotations
@@ -145,17 +146,27 @@ def with_fonts(svg: str, mode: str = "embed", url_prefix: str = "fonts/") -> str
 _DRAWN_FONT = re.compile(r'font-family="([^",]+)')  # a literal start: scanned for, not tried at every space
 
 
-def font_preloads(html: str, to_fonts: str) -> str:
-    """The page with a ``<link rel="preload">`` in its head for the first face (the Latin one) of
-    each drawing font its figures name, so that the font is fetched beside the stylesheet rather
-    than after it (on a slow phone network that was one more round trip before the page's load
-    event). ``to_fonts`` is the fonts folder's URL relative to the page (ending ``/``). The font
-    is the one the page would fetch anyway: no request is added."""
+def page_fonts(html: str, to_fonts: str) -> str:
+    """The page with its drawing fonts declared and preloaded in its head: a ``<style>`` with the
+    ``@font-face`` rules of each family its figures name, and a ``<link rel="preload">`` for the
+    first face (the Latin one) of each, so that the font is fetched beside the stylesheet rather
+    than after it (on a slow phone network that was one more round trip before the load event).
+    ``to_fonts`` is the fonts folder's URL relative to the page (ending ``/``); a page without a
+    drawing is returned as it is.
+
+    Why the faces are in the page and not in the site's stylesheet: mkdocs-material's instant
+    navigation rewrites every relative ``href`` on the page to an absolute one when it starts,
+    the stylesheet's link included. Chromium then reloads that stylesheet, and when it declares
+    ``@font-face`` rules it drops its font cache and lays out every text on the page again (on
+    Part 0, as a phone, 150 ms of one task). A ``<style>`` has no ``href``, so nothing reloads it.
+    Instant navigation keeps the element when the next page has the same one and adds it when it
+    does not, after the address has changed, so its relative URLs hold on the next page too."""
     named = dict.fromkeys(m.group(1) for m in _DRAWN_FONT.finditer(html) if m.start() and html[m.start() - 1].isspace())
-    files = [f.files[0][0] for f in FAMILIES.values() if f.name in named and f.files]
+    used = [f for f in FAMILIES.values() if f.name in named and f.files]
     head = html.find("</head>")
-    if not files or head < 0:
+    if not used or head < 0:
         return html
-    links = "".join(f'<link rel="preload" href="{to_fonts}{name}" as="font" type="font/woff2" crossorigin>'
-                    for name in files)
-    return html[:head] + links + html[head:]
+    faces = font_face_css(to_fonts, used)
+    links = "".join(f'<link rel="preload" href="{to_fonts}{f.files[0][0]}" as="font" type="font/woff2" crossorigin>'
+                    for f in used)
+    return f"{html[:head]}<style>{faces}</style>{links}{html[head:]}"

@@ -9,6 +9,7 @@ data, and the author's own text, is escaped.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 import yaml
@@ -192,3 +193,30 @@ def quote_by_id(ident: str, pages) -> Quote:
             if isinstance(options, dict) and options.get("id") == ident:
                 return resolve(options)
     raise ClaimError(f"no source fence has `id: {ident}`; give the quote that id (claims name quotes by id)")
+
+
+_CLAIM_AFTER = re.compile(r'</p>\s*<details class="ldr-claim"')
+_OPENING = re.compile(r"<p(?=[\s>])([^<>]*)>")
+
+
+def mark_claimed(html: str) -> str:
+    """The page with each paragraph that a claim mark follows classed ``ldr-claimed``, so that the
+    stylesheet runs the paragraph on into the mark with a plain class rule (a ``:has()`` rule
+    is tested again on every change to the page while it loads). Only a ``<p>`` whose end is
+    directly followed, whitespace aside, by a holding claim's ``<details>`` is marked."""
+    if '<details class="ldr-claim"' not in html:
+        return html
+    out, done = [], 0
+    for m in _CLAIM_AFTER.finditer(html):
+        start = max(html.rfind("<p>", done, m.start()), html.rfind("<p ", done, m.start()))
+        opening = _OPENING.match(html, start) if start >= 0 else None
+        if opening is None or "</p>" in html[opening.end():m.start()]:
+            continue
+        attrs = opening.group(1)
+        if 'class="' in attrs:
+            tag = opening.group(0).replace('class="', 'class="ldr-claimed ', 1)
+        else:
+            tag = f'<p class="ldr-claimed"{attrs}>'
+        out += [html[done:start], tag]
+        done = opening.end()
+    return "".join(out) + html[done:]

@@ -57,9 +57,10 @@ def site_assets() -> list[tuple[str, Path]]:
     return out
 
 
-def files(theme_dir: Path | None = None, listed: Sequence[str] = ()) -> list[tuple[str, Path | bytes]]:
+def files(theme_dir: Path | None = None, listed: Sequence[str] = (),
+          faces: bool = True) -> list[tuple[str, Path | bytes]]:
     """Every file to publish: the package's (:func:`site_assets`) and the two bundles (bytes)."""
-    return [*site_assets(), *bundles(theme_dir, listed)]
+    return [*site_assets(), *bundles(theme_dir, listed, faces)]
 
 
 def stylesheets() -> list[str]:
@@ -72,13 +73,19 @@ def scripts() -> list[str]:
     return [BUNDLE_JS]
 
 
-def bundles(theme_dir: Path | None = None, listed: Sequence[str] = ()) -> list[tuple[str, bytes]]:
+def bundles(theme_dir: Path | None = None, listed: Sequence[str] = (),
+            faces: bool = True) -> list[tuple[str, bytes]]:
     """:data:`BUNDLE_CSS` and :data:`BUNDLE_JS` as ``(site URI, content)``: the package's
     stylesheets and scripts, then the theme's ``listed`` files (``theme.ldr_assets``, relative to
     ``theme_dir``), each file once, in order. A listed file that is missing, outside the theme,
-    neither ``.css`` nor ``.js``, or a stylesheet that imports another, is an error naming it."""
+    neither ``.css`` nor ``.js``, or a stylesheet that imports another, is an error naming it.
+    Without ``faces`` the package's ``@font-face`` rules stay out of the stylesheet: a host that
+    declares each page's drawing fonts in the page itself (the MkDocs plugin, drawing/fonts.py
+    ``page_fonts``) keeps them out of the file mkdocs-material's instant navigation reloads."""
     css = [_part(f"build_hooks/assets/{name}", _read(ASSETS_DIR / name, ASSETS_DIR, name), PREFIX + name)
            for name in STYLESHEETS]
+    if not faces:
+        css = [_FONT_FACE.sub("", part) for part in css]
     js = [_part(f"build_hooks/assets/{name}", _lean(_read(ASSETS_DIR / name, ASSETS_DIR, name))) for name in SCRIPTS]
     if listed and theme_dir is None:
         raise LdrError(f"theme.{OPTION} lists files but the theme has no custom_dir; fix: set "
@@ -118,6 +125,7 @@ def _part(shown: str, text: str, uri: str | None = None) -> str:
     return f"/* {shown} */\n{text.strip()}\n"
 
 
+_FONT_FACE = re.compile(r"^@font-face\s*\{[^}]*\}\n?", re.M)
 _LINE_COMMENTS = re.compile(r"^[ \t]*//.*\n", re.M)
 _BLOCK_COMMENTS = re.compile(r"^[ \t]*/\*(?:(?!\*/).)*\*/[ \t]*\n", re.M | re.S)
 

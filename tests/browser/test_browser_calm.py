@@ -148,3 +148,26 @@ def test_the_proofs_index_is_laid_out_before_any_script_runs(desktop_loads):
     assert not seen["wrapped"] and seen["layout"] == "fixed", seen
     assert abs(seen["width"] - seen["column"]) <= 1, seen  # the text column's width, whatever the rows hold
     assert shifts == [], shifts
+
+
+# The tops of every heading and figure on the page, and its height.
+TOPS = """() => [document.documentElement.scrollHeight,
+  ...[...document.querySelectorAll('h1, h2, h3, h4, figure, .ldr-instrument, svg')]
+     .map(e => Math.round(e.getBoundingClientRect().top + scrollY))]"""
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=list(WIDTHS))
+def test_figures_skipped_off_screen_are_as_tall_as_drawn(project_site, open_page, size):
+    # a drawing or chart off screen is left undrawn (content-visibility: auto, so the browser does
+    # not work out the style of its hundreds of elements every time the page's palette changes),
+    # and keeps the height it has when drawn: every heading and figure is where it would be
+    width, height = WIDTHS[size]
+    for path in ("part-00-the-map/", "part-01-the-tensor/"):
+        page, watch = open_page(project_site.url(path), width=width, height=height)
+        skipped = page.evaluate("() => [...document.querySelectorAll('svg')].filter(s =>"
+                                " getComputedStyle(s).contentVisibility === 'auto').length")
+        assert skipped >= 3, path  # drawings and charts
+        lazy = page.evaluate(TOPS)
+        page.add_style_tag(content="svg { content-visibility: visible !important; }")
+        assert page.evaluate(TOPS) == lazy, path
+        watch.check()

@@ -320,7 +320,8 @@ def test_floorless_page_shows_no_meter_bar_on_a_phone(project_site, open_page):
     assert floorless, "no part without floors to check"
     page, watch = open_page(project_site.url(floorless[0]), **PHONE)
     assert not page.locator(".ldr-rail").is_visible()
-    assert page.evaluate("() => getComputedStyle(document.querySelector('.md-main')).paddingBottom") == "0px"
+    room = "() => getComputedStyle(document.querySelector('.md-content')).paddingBottom"
+    assert page.evaluate(room) == "0px"  # no room kept under the text for a bar that is not there
     watch.check()
     # beside the text on a wide screen it still says the page has no floor
     page, _ = open_page(project_site.url(floorless[0]))
@@ -328,6 +329,8 @@ def test_floorless_page_shows_no_meter_bar_on_a_phone(project_site, open_page):
     # a page with floors keeps its bar
     page, _ = open_page(project_site.url(PART0), **PHONE)
     assert page.locator(".ldr-rail").is_visible()
+    bar = page.evaluate("() => document.querySelector('.ldr-rail').getBoundingClientRect().height")
+    assert float(page.evaluate(room).removesuffix("px")) >= bar  # and room under the text for it
 
 
 # --- reading flow ---------------------------------------------------------------------------------

@@ -172,6 +172,8 @@ def test_a_claim_that_holds_is_a_quiet_mark_that_opens_onto_its_check(toll, md):
     assert '<code class="ldr-claim__values">TOLL.large_us = 1,780\nTOLL.small_us = 4.1</code>' in detail
     assert "<li>" not in detail and "<ul" not in detail
     assert "<div" not in html  # no box: the paragraph, then the mark
+    # the paragraph is classed for the stylesheet, which runs it on into the mark (no :has() rule)
+    assert '<p class="ldr-claimed">A big add is slow.</p>\n<details class="ldr-claim"' in html
     assert md.state.diagnostics == []
 
 
@@ -329,3 +331,16 @@ def test_a_claim_on_the_page_shows_both_sides_distinct(project, md):
     assert ("NEAR.naive = 1.0000000000000002\nNEAR.careful = 1\n"
             "NEAR.sum = 10,000.001</code>") in html  # apart from the check's 10000
     assert 'data-holds="true"' in html
+
+
+def test_only_the_paragraph_right_before_a_mark_is_marked():
+    from build_hooks.render.claim import mark_claimed
+
+    html = ('<p>before</p>\n<p id="s">says <em>it</em></p>\n<details class="ldr-claim" data-holds="true">'
+            '<p>inside</p></details><p class="note">runs on</p> <details class="ldr-claim">'
+            '<pre>x</pre><details class="ldr-claim"><p>after</p>')
+    assert mark_claimed(html) == (
+        '<p>before</p>\n<p class="ldr-claimed" id="s">says <em>it</em></p>\n<details class="ldr-claim" '
+        'data-holds="true"><p>inside</p></details><p class="ldr-claimed note">runs on</p> '
+        '<details class="ldr-claim"><pre>x</pre><details class="ldr-claim"><p>after</p>')
+    assert mark_claimed("<p>no claim</p>") == "<p>no claim</p>"

@@ -13,7 +13,7 @@ from build_hooks.directives.context import Context
 from build_hooks.drawing import render_svg
 from build_hooks.drawing.compact import compact, path_data, relative
 from build_hooks.drawing.figure import render_fence
-from build_hooks.drawing.fonts import font_preloads
+from build_hooks.drawing.fonts import FAMILIES, page_fonts
 
 ROOT = Path(__file__).resolve().parents[2]
 DRAWINGS = sorted((ROOT / "drawings").glob("*.excalidraw"))
@@ -97,18 +97,40 @@ def test_the_figure_fence_puts_the_compact_copy_on_the_page(tmp_path, cache_dir)
     assert _texts(html) == ["inside", "go", "a  note"]
 
 
-def test_a_page_with_a_drawing_preloads_its_font_and_no_other():
-    # the font is asked for beside the stylesheet instead of after it; only the faces the page's
-    # drawings name, the Latin one (the first listed), and nothing on a page without a drawing
+EXCALIFONT = next(f for f in FAMILIES.values() if f.name == "Excalifont")
+
+
+def test_a_page_declares_and_preloads_the_fonts_its_drawings_name_and_no_other():
+    # the faces are declared in the page's head (not in the stylesheet, which instant navigation
+    # reloads), every face of each family a drawing names and of no other family; the Latin one
+    # (the first listed) is asked for beside the stylesheet instead of after it
     page = ('<html><head><title>t</title></head><body><svg class="ldr-drawing" '
             'font-family="Excalifont, Xiaolai, Segoe UI Emoji, cursive"><text>hi</text></svg>'
             '<svg class="ldr-drawing"><text font-family="Excalifont, Xiaolai, cursive">again</text></svg>'
             '</body></html>')
-    html = font_preloads(page, "../assets/ldr/fonts/")
+    html = page_fonts(page, "../assets/ldr/fonts/")
+    head = html[:html.index("</head>")]
     links = re.findall(r"<link [^>]*>", html)
     assert links == ['<link rel="preload" href="../assets/ldr/fonts/Excalifont-latin.woff2" as="font" '
                      'type="font/woff2" crossorigin>']
-    assert html.index(links[0]) < html.index("</head>")
-    assert (ROOT / "build_hooks" / "assets" / "fonts" / "Excalifont-latin.woff2").is_file()
+    assert links[0] in head
+    faces = re.findall(r'@font-face \{ font-family: "([^"]+)"; src: url\("([^"]+)"\)', head)
+    assert {family for family, _ in faces} == {"Excalifont"}
+    assert [url for _, url in faces] == [f"../assets/ldr/fonts/{f}" for f, _ in EXCALIFONT.files]
+    assert head.count("<style>") == 1 and "unicode-range: U+0000-00FF" in head
+    for _, url in faces:
+        assert (ROOT / "build_hooks" / "assets" / "fonts" / url.rsplit("/", 1)[1]).is_file()
     plain = "<html><head></head><body><p>no drawing</p></body></html>"
-    assert font_preloads(plain, "fonts/") == plain
+    assert page_fonts(plain, "fonts/") == plain
+
+
+def test_a_figure_is_skipped_off_screen_with_its_own_ratio():
+    from build_hooks.drawing.offscreen import skip_offscreen
+
+    svg = '<svg role="img" viewBox="0 0 508 736.5" width="508" class="ldr-drawing"><text>a</text></svg>'
+    assert skip_offscreen(svg) == ('<svg role="img" viewBox="0 0 508 736.5" width="508" class="ldr-drawing" '
+                                   'style="content-visibility: auto; aspect-ratio: 508 / 736.5"><text>a</text></svg>')
+    # no ratio to keep the height by, or a style of its own: left as it is
+    for kept in ('<svg class="x"><g/></svg>', '<svg viewBox="0 0 0 10"></svg>', '<svg viewBox="-5 0 10 10"></svg>',
+                 '<svg viewBox="0 0 10 10" style="color: red"></svg>', '<p>no svg</p>'):
+        assert skip_offscreen(kept) == kept

@@ -69,6 +69,10 @@ def test_the_bundles_join_the_package_and_the_theme_in_order():
     # without a theme: the package's own parts alone
     alone = dict(assets.bundles())
     assert alone[assets.BUNDLE_CSS].decode().count("/* build_hooks/assets/") == len(assets.STYLESHEETS)
+    # a host whose pages declare their own fonts (the MkDocs plugin) gets the same, less the faces
+    lean = dict(assets.bundles(THEME, LISTED, faces=False))[assets.BUNDLE_CSS].decode()
+    assert "@font-face" in css and "@font-face" not in lean and "font-display" not in lean
+    assert lean == assets._FONT_FACE.sub("", css) and len(lean) < len(css) - 2000
 
 
 def test_a_theme_stylesheet_keeps_its_urls_and_may_not_import(tmp_path):

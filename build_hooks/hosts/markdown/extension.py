@@ -38,6 +38,7 @@ from build_hooks.hosts.markdown.fences import (  # noqa: F401
 )
 from build_hooks.hosts.markdown.state import LdrState, ProofPending  # noqa: F401
 from build_hooks.pages.locate import VALUE
+from build_hooks.render.claim import mark_claimed
 from build_hooks.render.safe import visible
 
 
@@ -54,7 +55,8 @@ class _SourceLines(Preprocessor):
 
 
 class _PageEnd(Postprocessor):
-    """Runs after the page is converted: the directive memo writes back the page's entries."""
+    """Runs after the page is converted: the directive memo writes back the page's entries, and
+    the paragraphs that claim marks follow are marked for the stylesheet (render/claim.py)."""
 
     def __init__(self, md, state: LdrState):
         super().__init__(md)
@@ -62,7 +64,7 @@ class _PageEnd(Postprocessor):
 
     def run(self, text):
         self.state.memo.flush()
-        return text
+        return mark_claimed(text)
 
 
 def _text(value: str) -> str:

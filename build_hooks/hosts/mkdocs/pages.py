@@ -6,7 +6,8 @@
   on the page and logged as warnings, so that the server keeps answering; proof failures are
   warnings, and under ``mkdocs serve`` each is said once while the proof's script and records stay
   as they are, not on every rebuild);
-* on_post_page: put back the markup the page held out (site/defer.py) and preload the fonts.
+* on_post_page: put back the markup the page held out (site/defer.py); declare and preload the
+  fonts its drawings name (drawing/fonts.py page_fonts).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url
 
 from build_hooks.core.errors import LdrError
-from build_hooks.drawing.fonts import font_preloads
+from build_hooks.drawing.fonts import page_fonts
 from build_hooks.hosts.mkdocs.log import guard_hooks, log
 from build_hooks.hosts.mkdocs.macros import HOLD_PRIORITY, RESTORE_PRIORITY
 from build_hooks.site import assets
@@ -93,7 +94,7 @@ class PageEvents:
     def on_post_page(self, output, page, config):
         html = restore(output, self.deferred.pop(page.file.src_uri, {}))
         fonts = get_relative_url(assets.PREFIX + "fonts/", page.url)
-        return font_preloads(html, fonts if fonts.endswith("/") else fonts + "/")
+        return page_fonts(html, fonts if fonts.endswith("/") else fonts + "/")
 
 
 guard_hooks(PageEvents)  # an OSError in a hook is one error naming the path and the fix

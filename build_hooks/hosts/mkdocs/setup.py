@@ -36,7 +36,7 @@ def add_assets(config) -> None:
                           f"not {listed!r}")
     custom_dir = config.theme.custom_dir
     try:
-        made = assets.bundles(Path(custom_dir) if custom_dir else None, listed)
+        made = assets.bundles(Path(custom_dir) if custom_dir else None, listed, faces=False)  # pages declare them
     except LdrError as exc:
         raise PluginError(str(exc)) from exc
     config.plugins["ldr/bundles"] = _Bundles(made)

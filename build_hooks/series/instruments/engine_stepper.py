@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.directives.context import Context
+from build_hooks.drawing.offscreen import skip_offscreen
 from build_hooks.series.instruments._common import count, esc, instrument_root, need_rows, primary
 from build_hooks.series.instruments.graph_walker import CHAR_W, COL_GAP, NODE_H, PAD, ROW_GAP
 
@@ -99,7 +100,7 @@ def render_svg(rows: list[dict]) -> str:
             f'<text x="{x + nw / 2:.1f}" y="{y + NODE_H / 2 + 4:.1f}" text-anchor="middle">'
             f'{esc(label(r))}</text></g>')
     parts.append("</svg>")
-    return "".join(parts)
+    return skip_offscreen("".join(parts))  # drawn when on screen, as tall (drawing/offscreen.py)
 
 
 def ready_text(rows: list[dict], row: dict) -> str:

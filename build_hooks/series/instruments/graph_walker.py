@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.directives.context import Context
+from build_hooks.drawing.offscreen import skip_offscreen
 from build_hooks.series.instruments._common import count, esc, fmt, instrument_root, need, primary
 
 DEFAULT_PROOF = "autograd_graph"
@@ -97,7 +98,7 @@ def render_svg(root: int, nodes: list[dict]) -> str:
                f'{saved} saved</title></circle>' if saved else "")
             + '</g>')
     parts.append("</svg>")
-    return "".join(parts)
+    return skip_offscreen("".join(parts))  # drawn when on screen, as tall (drawing/offscreen.py)
 
 
 def is_empty(slot: dict) -> bool:

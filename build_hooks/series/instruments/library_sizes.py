@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.directives.context import Context
+from build_hooks.drawing.offscreen import skip_offscreen
 from build_hooks.series.instruments._common import (
     count,
     esc,
@@ -84,7 +85,7 @@ def render_svg(files: list[dict]) -> str:
             f'<text class="ldr-value" x="{PAD + bw + 5:.1f}" y="{y + 29.5:.1f}">{esc(human_bytes(f["bytes"]))}</text>'
             '</g>')
     parts.append("</svg>")
-    return "".join(parts)
+    return skip_offscreen("".join(parts))  # drawn when on screen, as tall (drawing/offscreen.py)
 
 
 def render(options: dict, ctx: Context) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.directives.context import Context
+from build_hooks.drawing.offscreen import skip_offscreen
 from build_hooks.series.instruments._common import (
     count,
     esc,
@@ -88,7 +89,7 @@ def render_svg(toll: dict, points: list[dict]) -> str:
         parts.append(f'<circle class="ldr-mark" data-i="{i}" cx="{x(p["numel"]):.1f}" cy="{y(p["us"]):.1f}" r="4.5">'
                      f'<title>{count(p["numel"], "element")}: {esc(fmt(p["us"]))} µs</title></circle>')
     parts.append(f'<line class="ldr-cursor" x1="0" x2="0" y1="{TOP}" y2="{H - BOTTOM}" visibility="hidden"/></svg>')
-    return "".join(parts)
+    return skip_offscreen("".join(parts))  # drawn when on screen, as tall (drawing/offscreen.py)
 
 
 def render_table(toll: dict, points: list[dict]) -> str:

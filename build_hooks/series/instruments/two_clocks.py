@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from build_hooks.core.errors import DirectiveError
 from build_hooks.directives.context import Context
+from build_hooks.drawing.offscreen import skip_offscreen
 from build_hooks.series.instruments._common import attr, count, esc, fmt, instrument_root, need, need_rows, num, primary
 
 DEFAULT_PROOF = "two_clocks"
@@ -68,7 +69,7 @@ def render_svg(reads: list[dict], two: bool) -> str:
         parts.append(f'<g class="ldr-mark" data-i="{i}" data-mode="{attr(r["mode"])}">'
                      f'<text class="ldr-row-label" x="{LEFT}" y="{y0 + 14}">{esc(label)}</text>{py}{dev}</g>')
     parts.append("</svg>")
-    return "".join(parts)
+    return skip_offscreen("".join(parts))  # drawn when on screen, as tall (drawing/offscreen.py)
 
 
 def _phases(data: dict, proof: str) -> dict | None:
@@ -115,7 +116,7 @@ def render_step_svg(phases: list[dict]) -> str:
             f'<text class="ldr-value" x="{lx:.1f}" y="{ly + 13}" text-anchor="{anchor}">{esc(us(p["ms"]))}</text></g>')
         x += w
     parts.append("</svg>")
-    return "".join(parts)
+    return skip_offscreen("".join(parts))  # drawn when on screen, as tall (drawing/offscreen.py)
 
 
 def render_step_controls(phases: list[dict]) -> str:

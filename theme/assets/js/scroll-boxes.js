@@ -35,8 +35,10 @@
     if (!listening) {
       listening = true;
       window.addEventListener("resize", queue, { passive: true });
+      window.addEventListener("load", queue);  // the page's last styles and images are in
       document.addEventListener("toggle", queue, true);  // a <details> opened or closed
     }
     check();
+    queue();  // and again a frame later: mkdocs-material may wrap a table after this runs
   });
 })();
