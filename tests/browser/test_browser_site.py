@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
-from browser_support import SCREENSHOTS, Watch, two_at_a_time, visit
+from browser_support import SCREENSHOTS, Watch, click_nav, two_at_a_time, visit
 
 PALETTE = ["--ldr-subject", "--ldr-subject-soft", "--ldr-ink", "--ldr-ink-soft", "--ldr-context",
            "--ldr-context-soft", "--ldr-paper"]
@@ -177,3 +177,23 @@ def test_a_cards_source_is_one_click_away_with_and_without_javascript(project_si
         assert page.locator(f"#{card}").count() == 1
         watch.check()
         page.context.close()
+
+
+def test_drawing_fonts_hold_after_instant_navigation_from_another_depth(project_site, open_page):
+    # the faces are declared in the page's head with URLs relative to the page; instant navigation
+    # adds the next page's declaration after the address has changed, so from a page two folders
+    # deep to one a folder deep the font still comes from assets/ldr/fonts/, and is used
+    page, watch = open_page(project_site.url("drift/2.13.0-to-2.14.1/"))
+    fonts: list[tuple[str, int]] = []
+    page.on("response", lambda r: r.url.endswith(".woff2") and fonts.append((r.url, r.status)))
+    page.evaluate("() => { window.__ldrSamePage = true; }")
+    click_nav(page, "part-00-the-map/")
+    page.wait_for_function("() => location.pathname.endsWith('/part-00-the-map/')")
+    page.wait_for_function("() => !!document.querySelector('svg.ldr-drawing')")
+    assert page.evaluate("() => window.__ldrSamePage === true")  # it was instant: no reload
+    page.evaluate("() => document.querySelector('svg.ldr-drawing').scrollIntoView()")
+    assert page.evaluate("""async () => { await document.fonts.load('20px Excalifont', 'floors');
+      return [...document.fonts].some(f => f.family.replace(/"/g, '') === 'Excalifont' && f.status === 'loaded'); }""")
+    assert fonts and all(status in (200, 304) and "/assets/ldr/fonts/" in url and "/drift/" not in url
+                         for url, status in fonts), fonts
+    watch.check()
