@@ -108,7 +108,7 @@ def render(found: Quote, say: str | None = None) -> str:
     caption = f'<span class="ldr-quote__say">{escape(say)}</span> ' if say else ""
     return (f'<figure class="ldr-quote" data-file="{escape(found.path, quote=True)}">'
             f"<figcaption>{caption}{head}</figcaption>"
-            f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre class="ldr-quote__code"><code tabindex="0">'
+            f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre class="ldr-quote__code"><code>'
             f"{code}</code></pre></div></figure>")
 
 

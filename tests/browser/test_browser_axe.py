@@ -138,11 +138,11 @@ FOCUS_PAGES = ["part-00-the-map/", "part-01-the-tensor/", "part-02-autograd/", "
 # matched the one read at the top, and a walk with no press on the body between two rounds went
 # round again (800 presses for a page of 400). A press that leaves the focus on the body (null)
 # does not end the walk:
-# it happens past the last element, but also in mid page, on some runs: a code block of an
-# excerpt takes the focus, then stops scrolling sideways and loses its tabindex (mkdocs-material
-# gives a code block one only while it scrolls), so the focus falls to the body. The walk ended
-# there, 79 presses into a page of 400, and left the rest unchecked; the next Tab goes on from
-# where the code block is.
+# it happens past the last element, and it did in mid page, on some runs: a source quote's code
+# box carried tabindex="0" in its markup though it wraps and never scrolls; mkdocs-material takes
+# the tabindex away once it has measured the box, and a box focused before then lost the focus to
+# the body (test_browser_codeboxes.py now checks the markup). The walk ended there, 79 presses
+# into a page of 400, and left the rest unchecked; the next Tab goes on from where the box is.
 RECORD_TABS = ("ours => { const focused = " + FOCUSED + """;
   window.__ldrTabs = [];
   let first = null;

@@ -50,3 +50,15 @@ def test_code_boxes_start_at_the_top_wrap_and_keep_text_clear_of_the_copy_button
         assert box["sideways"] <= 1, box  # nothing scrolled out of sight
         assert box["firstRow"] < 2 * box["font"], box  # the text starts on the first row
     watch.check()
+
+
+def test_code_boxes_that_never_scroll_take_no_tab_stop(project_site, open_page):
+    # a box that wraps never scrolls sideways, so it is no tab stop. A quote's code carried
+    # tabindex="0" in its markup; mkdocs-material takes it away once it has measured the box (it
+    # gives one only while a box scrolls), so a reader who tabbed onto it before then lost the
+    # focus to the page's body. The markup, before any script, has none.
+    page, watch = open_page(project_site.url(PART0), javascript=False)
+    stops = page.evaluate("""() => [...document.querySelectorAll('.md-content :is(.ldr-quote pre > code,'
+      + ' .ldr-excerpt pre > code, .ldr-proof__output > code)')].map(c => c.hasAttribute('tabindex'))""")
+    assert len(stops) >= 10 and not any(stops), stops
+    watch.check()
