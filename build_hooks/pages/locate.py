@@ -140,8 +140,9 @@ def block_tokens(source: str) -> tuple:
     return tuple(markdown_parser().parse(source))
 
 
-@lru_cache(maxsize=256)
 def _page_tokens(text: str) -> tuple:
+    """The page's tokens, its containers unfolded. Not kept: :func:`page_spots` keeps what they
+    hold, by the text's digest, for this process and (the spot book) for the next build."""
     return block_tokens("\n".join(unfold_containers(text.split("\n"))))
 
 

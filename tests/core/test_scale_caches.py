@@ -29,7 +29,6 @@ def test_a_page_text_is_parsed_once_per_process_whoever_reads_it(monkeypatch):
     from build_hooks.pages import locate as module
 
     module.block_tokens.cache_clear()
-    module._page_tokens.cache_clear()
     module.recall({})  # no spots found by an earlier build (spotbook.py) nor by an earlier test
     calls = []
     real = module.markdown_parser()
