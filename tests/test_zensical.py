@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -347,6 +348,22 @@ def test_a_proof_edit_shows_on_the_next_build(small):
     assert small.zensical("--clean").returncode == 0
     rebuilt = small.zensical()
     assert rebuilt.returncode == 0, rebuilt.stderr
+
+
+def test_a_build_keeps_where_the_pages_directives_are_for_the_next(small):
+    # Zensical has no end-of-build hook: the spot book (pages/spotbook.py) is written when the
+    # process ends, so the next build need not parse unchanged pages with markdown-it again
+    small.proof("word", "first")
+    small.write("docs/index.md", "# Home\n\nThe word is {{ word.WORD }}.\n\n```proof\nword\n```\n")
+    assert small.zensical().returncode == 0  # runs the proof: its record changes the inputs mid-build
+    spots = small.root / ".cache" / "ldr" / "spots"
+    shutil.rmtree(spots)
+    built = small.zensical()  # nothing changes now: one build, from start to exit
+    assert built.returncode == 0, built.stderr
+    books = list(spots.iterdir())
+    assert len(books) == 1
+    text = books[0].read_text(encoding="utf-8")
+    assert '"proof"' in text and "{{ word.WORD }}" in text  # the page's fence and its value
 
 
 def test_ldr_run_false_builds_from_the_records_only(small):

@@ -93,7 +93,9 @@ class Session:
         self.prepared = False
         self.inputs: tuple | None = None  # what begin_build last saw
         self.said: set[str] = set()
+        self.built = False  # a build has begun in this process (its spot book is to be kept)
         atexit.register(self.library.close)  # the proof host ends with Zensical
+        atexit.register(self.keep_spots)  # Zensical has no end-of-build hook: the book is kept at exit
 
     # -- before the build ---------------------------------------------------------------
     def prepare(self, docs_dir: Path) -> None:
@@ -160,7 +162,19 @@ class Session:
             seen.append((str(pin), pin.stat().st_mtime_ns))
         return tuple(seen)
 
+    def keep_spots(self) -> None:
+        """Keep where the last build's pages have their directives, for the next process
+        (pages/spotbook.py; the MkDocs plugin does it in on_post_build). A book that cannot be
+        written is only a slower next build, so nothing is said."""
+        if self.built:
+            try:
+                self.state.spots.close()
+            except OSError:
+                pass
+
     def begin_build(self) -> None:
+        self.keep_spots()  # under `zensical serve`, the build before this one
+        self.built = True
         self.state.begin_build()
         pages = site_pages(settings.docs_dir(self.root), settings.directory_urls(self.root))
         self.state.card_urls = card_pages(pages, self.state.registry)
