@@ -171,3 +171,31 @@ def test_figures_skipped_off_screen_are_as_tall_as_drawn(project_site, open_page
         page.add_style_tag(content="svg { content-visibility: visible !important; }")
         assert page.evaluate(TOPS) == lazy, path
         watch.check()
+
+
+# What a chart draws outside its viewBox: a chart's SVG lets its content overflow (overflow:
+# visible), but content-visibility brings paint containment, which clips it to its box, so no chart
+# may rely on overflowing. (A drawing's SVG clips to its box as any SVG does: nothing changed there.)
+OUTSIDE = """() => [...document.querySelectorAll('svg.ldr-plot')].flatMap(s => {
+  const vb = s.viewBox.baseVal, out = [];
+  for (const e of s.querySelectorAll('text, rect, line, path, circle, ellipse, polyline, polygon')) {
+    let b; try { b = e.getBBox(); } catch (x) { continue; }
+    if (!b.width && !b.height) continue;
+    if (b.x < vb.x - 1 || b.y < vb.y - 1
+        || b.x + b.width > vb.x + vb.width + 1 || b.y + b.height > vb.y + vb.height + 1)
+      out.push(`${s.getAttribute('aria-label').slice(0, 30)}: <${e.tagName}> ${(e.textContent || '').slice(0, 20)}`);
+  }
+  return out; })"""
+
+
+def test_charts_draw_inside_their_box(project_site, open_page):
+    pages = ["part-00-the-map/", "part-01-the-tensor/", "part-02-autograd/", "theme-check/part-01-instruments/",
+             "theme-check/part-02-instruments/"]
+    charts = 0
+    for path in pages:
+        page, watch = open_page(project_site.url(path))
+        charts += page.evaluate("() => document.querySelectorAll('svg.ldr-plot').length")
+        assert page.evaluate(OUTSIDE) == [], path
+        watch.check()
+        page.context.close()
+    assert charts >= 5  # the instruments' charts were found

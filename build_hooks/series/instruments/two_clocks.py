@@ -96,7 +96,8 @@ def render_step_svg(phases: list[dict]) -> str:
     and the read of the loss is the sliver at the end (the subject)."""
     step = sum(p["ms"] for p in phases) or 1.0
     span = W - LEFT - 8
-    h, y, bar = 40 + 30 * len(phases), 16, 22
+    y, bar = 16, 22
+    h = y + bar + 22 + 30 * (len(phases) - 1) + 13 + 6  # down to the last value's baseline, and its descenders
     parts = [f'<svg class="ldr-plot" viewBox="0 0 {W} {h}" role="img" aria-label="One training step on the CPU, '
              'phase by phase on a single clock: forward, backward, optimizer step and the read of the loss">']
     x = LEFT
