@@ -26,7 +26,7 @@ import sys
 
 NAMESPACES = {"highlight": ("highlight",), "spots": ("spots",), "discovery": ("discovery",),
               "notebook": ("notebook", "notebook-cells"), "drawings": ("drawings",),
-              "directives": ("directives",)}
+              "directives": ("directives",), "fonts": ("fonts",)}
 
 
 def host_without_spare() -> None:

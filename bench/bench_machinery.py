@@ -73,6 +73,8 @@ PIECES = [
       ("site/notebook.py", "def _cached_cells"), ("site/notebook.py", r"grep _cached_cells\(|cache is not None")]),
     ("drawings", "drawings' SVG cache (drawing/cache.py)", "drawings", "", False,
      [("drawing/cache.py", "module")]),
+    ("fonts", "TextCache 'fonts': the drawing fonts cut to the drawings' text (drawing/subset.py)", "fonts", "",
+     False, [("drawing/subset.py", "def cut_faces")]),
     ("templates", "theme templates' bytecode cache (site/templates.py)", "none", "template_cache: false", False,
      [("site/templates.py", "module"), ("hosts/mkdocs/plugin.py", "grep template_cache|attach_compiled")]),
     ("prefork", "proof host's pre-forking (fork mode vs mode: spawn)", "none", "mode: spawn", True,

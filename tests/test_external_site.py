@@ -144,15 +144,31 @@ def test_package_stylesheets_are_linked_and_style_every_generic_class(site):
 def test_drawing_fonts_are_served_and_match_the_package(site):
     # the page declares the faces its drawings name in its head, relative to itself; the one
     # stylesheet declares none (instant navigation reloads it, and a reloaded @font-face makes
-    # the browser lay out every text on the page again)
+    # the browser lay out every text on the page again). A face the drawings' text falls in is
+    # cut to those characters (drawing/subset.py) and named by its bytes; the others are the
+    # package's files as shipped.
+    from fontTools.ttLib import TTFont
+
     html = (site / "site" / "index.html").read_text()
     head = html[:html.index("</head>")]
     faces = re.findall(r'font-family: "([^"]+)"; src: url\("([^"]+)"\)', head)
     assert faces and 'font-family="Excalifont' in html and "Excalifont" in {f for f, _ in faces}
+    texts = "".join(re.findall(r"<text[^>]*>([^<]*)</text>", html))
+    cut = 0
     for family, url in faces:
         served = site / "site" / urljoin("index.html", url)
-        shipped = ASSETS_DIR / urljoin("ldr-drawing.css", url.split("assets/ldr/", 1)[1])
-        assert served.read_bytes() == shipped.read_bytes(), family
+        name = url.split("assets/ldr/fonts/", 1)[1]
+        stem, _, rest = name.partition(".")
+        if rest == "woff2":  # as shipped
+            assert served.read_bytes() == (ASSETS_DIR / "fonts" / name).read_bytes(), family
+            continue
+        cut += 1
+        assert re.fullmatch(r"[0-9a-f]{10}\.woff2", rest), name  # named by its bytes
+        shipped = ASSETS_DIR / "fonts" / f"{stem}.woff2"
+        mine, theirs = (set(TTFont(path).getBestCmap()) for path in (served, shipped))
+        assert mine < theirs and len(served.read_bytes()) < len(shipped.read_bytes()), name
+        assert {ord(ch) for ch in texts if ord(ch) in theirs} <= mine, name  # every drawn character
+    assert cut == 1  # Excalifont's Latin face: the drawings' text is all Latin
     assert "@font-face" not in (site / "site" / BUNDLE_CSS).read_text()
 
 

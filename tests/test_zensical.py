@@ -232,6 +232,11 @@ def test_the_same_files_are_published(both_sites):
         return {n for n in names if not n.startswith(own)}
 
     assert files(zsite) == files(msite)
+    # Zensical's pages take the drawing fonts from the bundle: it names the face cut to the
+    # drawings' text (drawing/subset.py), which both sites publish
+    cut = re.search(r'url\("fonts/(Excalifont-latin\.[0-9a-f]{10}\.woff2)"\)',
+                    (zsite / "assets" / "ldr" / "bundle.css").read_text(encoding="utf-8"))
+    assert cut and (zsite / "assets" / "ldr" / "fonts" / cut.group(1)).is_file()
 
 
 def test_a_warm_build_leaves_git_clean(both_sites):

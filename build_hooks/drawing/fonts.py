@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -103,9 +103,10 @@ def advance(fam: Family, ch: str, font_size: float) -> float:
 
 
 def font_face_css(url_prefix: str = "fonts/", families: Iterable[Family] | None = None,
-                  embed: bool = False) -> str:
+                  embed: bool = False, renamed: Mapping[str, str] | None = None) -> str:
     """@font-face rules for the self-hosted families (all of them by default): relative URLs
-    under ``url_prefix``, or with ``embed`` the woff2 files themselves as data: URLs."""
+    under ``url_prefix``, or with ``embed`` the woff2 files themselves as data: URLs. ``renamed``
+    maps a shipped file to the one published instead (a face cut to the site's text, subset.py)."""
     rules = []
     for fam in FAMILIES.values() if families is None else families:
         for file, urange in fam.files:
@@ -113,7 +114,7 @@ def font_face_css(url_prefix: str = "fonts/", families: Iterable[Family] | None 
                 data = base64.b64encode((FONTS_DIR / file).read_bytes()).decode("ascii")
                 url = f"data:font/woff2;base64,{data}"
             else:
-                url = f"{url_prefix}{file}"
+                url = f"{url_prefix}{(renamed or {}).get(file, file)}"
             rule = (f'@font-face {{ font-family: "{fam.name}"; src: url("{url}") format("woff2"); '
                     f"font-display: swap;")
             if urange:
@@ -146,13 +147,14 @@ def with_fonts(svg: str, mode: str = "embed", url_prefix: str = "fonts/") -> str
 _DRAWN_FONT = re.compile(r'font-family="([^",]+)')  # a literal start: scanned for, not tried at every space
 
 
-def page_fonts(html: str, to_fonts: str) -> str:
+def page_fonts(html: str, to_fonts: str, renamed: Mapping[str, str] | None = None) -> str:
     """The page with its drawing fonts declared and preloaded in its head: a ``<style>`` with the
     ``@font-face`` rules of each family its figures name, and a ``<link rel="preload">`` for the
     first face (the Latin one) of each, so that the font is fetched beside the stylesheet rather
     than after it (on a slow phone network that was one more round trip before the load event).
-    ``to_fonts`` is the fonts folder's URL relative to the page (ending ``/``); a page without a
-    drawing is returned as it is.
+    ``to_fonts`` is the fonts folder's URL relative to the page (ending ``/``); ``renamed`` maps a
+    shipped face to the file published in its place (the face cut to the site's text, subset.py);
+    a page without a drawing is returned as it is.
 
     Why the faces are in the page and not in the site's stylesheet: mkdocs-material's instant
     navigation rewrites every relative ``href`` on the page to an absolute one when it starts,
@@ -166,7 +168,8 @@ def page_fonts(html: str, to_fonts: str) -> str:
     head = html.find("</head>")
     if not used or head < 0:
         return html
-    faces = font_face_css(to_fonts, used)
-    links = "".join(f'<link rel="preload" href="{to_fonts}{f.files[0][0]}" as="font" type="font/woff2" crossorigin>'
-                    for f in used)
+    renamed = renamed or {}
+    faces = font_face_css(to_fonts, used, renamed=renamed)
+    links = "".join(f'<link rel="preload" href="{to_fonts}{renamed.get(f.files[0][0], f.files[0][0])}" as="font" '
+                    'type="font/woff2" crossorigin>' for f in used)
     return f"{html[:head]}<style>{faces}</style>{links}{html[head:]}"

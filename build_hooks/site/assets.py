@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from build_hooks.core.errors import LdrError
@@ -57,10 +57,14 @@ def site_assets() -> list[tuple[str, Path]]:
     return out
 
 
-def files(theme_dir: Path | None = None, listed: Sequence[str] = (),
-          faces: bool = True) -> list[tuple[str, Path | bytes]]:
-    """Every file to publish: the package's (:func:`site_assets`) and the two bundles (bytes)."""
-    return [*site_assets(), *bundles(theme_dir, listed, faces)]
+def files(theme_dir: Path | None = None, listed: Sequence[str] = (), faces: bool = True,
+          cut: Sequence[tuple[str, str, bytes]] = ()) -> list[tuple[str, Path | bytes]]:
+    """Every file to publish: the package's (:func:`site_assets`), the drawing fonts ``cut`` to
+    the drawings' text (drawing/subset.py: shipped name, published name, bytes) and the two
+    bundles (bytes), whose font rules name the cut faces."""
+    renamed = {shipped: published for shipped, published, _ in cut}
+    return [*site_assets(), *((f"{PREFIX}fonts/{published}", data) for _, published, data in cut),
+            *bundles(theme_dir, listed, faces, renamed)]
 
 
 def stylesheets() -> list[str]:
@@ -73,19 +77,22 @@ def scripts() -> list[str]:
     return [BUNDLE_JS]
 
 
-def bundles(theme_dir: Path | None = None, listed: Sequence[str] = (),
-            faces: bool = True) -> list[tuple[str, bytes]]:
+def bundles(theme_dir: Path | None = None, listed: Sequence[str] = (), faces: bool = True,
+            renamed: Mapping[str, str] | None = None) -> list[tuple[str, bytes]]:
     """:data:`BUNDLE_CSS` and :data:`BUNDLE_JS` as ``(site URI, content)``: the package's
     stylesheets and scripts, then the theme's ``listed`` files (``theme.ldr_assets``, relative to
     ``theme_dir``), each file once, in order. A listed file that is missing, outside the theme,
     neither ``.css`` nor ``.js``, or a stylesheet that imports another, is an error naming it.
     Without ``faces`` the package's ``@font-face`` rules stay out of the stylesheet: a host that
     declares each page's drawing fonts in the page itself (the MkDocs plugin, drawing/fonts.py
-    ``page_fonts``) keeps them out of the file mkdocs-material's instant navigation reloads."""
+    ``page_fonts``) keeps them out of the file mkdocs-material's instant navigation reloads.
+    ``renamed`` maps a shipped face to the file published in its place (drawing/subset.py)."""
     css = [_part(f"build_hooks/assets/{name}", _read(ASSETS_DIR / name, ASSETS_DIR, name), PREFIX + name)
            for name in STYLESHEETS]
     if not faces:
         css = [_FONT_FACE.sub("", part) for part in css]
+    for shipped, published in (renamed or {}).items():
+        css = [part.replace(f'url("fonts/{shipped}")', f'url("fonts/{published}")') for part in css]
     js = [_part(f"build_hooks/assets/{name}", _lean(_read(ASSETS_DIR / name, ASSETS_DIR, name))) for name in SCRIPTS]
     if listed and theme_dir is None:
         raise LdrError(f"theme.{OPTION} lists files but the theme has no custom_dir; fix: set "

@@ -73,6 +73,11 @@ def test_the_bundles_join_the_package_and_the_theme_in_order():
     lean = dict(assets.bundles(THEME, LISTED, faces=False))[assets.BUNDLE_CSS].decode()
     assert "@font-face" in css and "@font-face" not in lean and "font-display" not in lean
     assert lean == assets._FONT_FACE.sub("", css) and len(lean) < len(css) - 2000
+    # a face cut to the drawings' text (drawing/subset.py) is named in place of the shipped one
+    cut = dict(assets.bundles(THEME, LISTED, renamed={"Excalifont-latin.woff2": "Excalifont-latin.abc.woff2"}))
+    renamed = cut[assets.BUNDLE_CSS].decode()
+    assert 'url("fonts/Excalifont-latin.abc.woff2")' in renamed and 'url("fonts/Excalifont-latin.woff2")' not in renamed
+    assert 'url("fonts/Excalifont-latin-ext.woff2")' in renamed
 
 
 def test_a_theme_stylesheet_keeps_its_urls_and_may_not_import(tmp_path):

@@ -94,7 +94,7 @@ class PageEvents:
     def on_post_page(self, output, page, config):
         html = restore(output, self.deferred.pop(page.file.src_uri, {}))
         fonts = get_relative_url(assets.PREFIX + "fonts/", page.url)
-        return page_fonts(html, fonts if fonts.endswith("/") else fonts + "/")
+        return page_fonts(html, fonts if fonts.endswith("/") else fonts + "/", self.cut_fonts)
 
 
 guard_hooks(PageEvents)  # an OSError in a hook is one error naming the path and the fix

@@ -40,6 +40,7 @@ from mkdocs.structure.files import File
 from build_hooks.config import cache_dir
 from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, check_regular
+from build_hooks.drawing.subset import cut_faces
 from build_hooks.hosts.markdown.extension import LdrState, card_names
 from build_hooks.hosts.mkdocs.config import LdrConfig
 from build_hooks.hosts.mkdocs.log import check_writable, guard_hooks, log
@@ -73,6 +74,7 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
         self.loop = ServeLoop(report=_report)  # background proofs and rebuilds under `mkdocs serve`
         self.macros = None  # mkdocs-macros-plugin, when the site lists it (macros.py)
         self.held = Held()
+        self.cut_fonts: dict[str, str] = {}  # shipped face -> the face cut to the drawings' text (subset.py)
 
     def load_config(self, options, config_file_path=None):
         result = super().load_config(options, config_file_path)
@@ -201,7 +203,14 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
                 log.warning(f"{shown}: the site publishes {uri} for a proof's card to link, and docs/ has "
                             "its own file there; the proof's is published; fix: remove or rename the file")
                 files.remove(theirs)
-        for uri, source in [*downloads, *self.assets]:
+        try:  # the drawing fonts, cut to the characters the drawings use (drawing/subset.py)
+            cut = cut_faces(self.layout.drawings, self.library.root)
+        except ImportError as exc:
+            raise PluginError(f"cutting the drawing fonts needs {exc.name}, which is not installed; fix: "
+                              "reinstall the package (it depends on fonttools and brotli)") from exc
+        self.cut_fonts = {shipped: published for shipped, published, _ in cut}
+        fonts = [(assets.PREFIX + "fonts/" + published, data) for _, published, data in cut]
+        for uri, source in [*downloads, *self.assets, *fonts]:
             if files.get_file_from_path(uri) is None:  # copied into the site as MkDocs copies any file
                 files.append(File.generated(config, uri, content=source) if isinstance(source, bytes)
                              else File.generated(config, uri, abs_src_path=str(source)))

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from build_hooks.core.errors import DirectiveError, LdrError
 from build_hooks.core.textsafe import printable
+from build_hooks.drawing.subset import cut_faces
 from build_hooks.hosts.siteconfig import layout_for
 from build_hooks.hosts.zensical import settings
 from build_hooks.hosts.zensical.pages import card_pages, front_matter_lines, site_pages
@@ -68,9 +69,11 @@ def site_files(library: Library, cards: Pages | None = None) -> list[Entry]:
     """Every file the site offers beside its pages, as ``(uri, file or bytes)``, as the plugin's
     ``on_files`` publishes them: the downloads (scripts, the helpers they import, notebooks,
     source pages, which link back to the ``cards``, drawings), the package's own stylesheets,
-    script and fonts, and the two bundles that pages link (``extra_css`` and ``extra_javascript``
-    in mkdocs.yml name them for Zensical)."""
-    return [*for_library(library, cards), *assets.files(*theme_assets(library.root))]
+    script and fonts (those the drawings' text falls in cut to it, drawing/subset.py), and the two
+    bundles that pages link (``extra_css`` and ``extra_javascript`` in mkdocs.yml name them for
+    Zensical)."""
+    cut = cut_faces(library.layout.drawings, library.root)  # the drawing fonts cut to the drawings' text
+    return [*for_library(library, cards), *assets.files(*theme_assets(library.root), cut=cut)]
 
 
 # -- the session: one per project and process ------------------------------------------------
