@@ -53,8 +53,9 @@ def scene_text(drawings: Path) -> tuple[str, list[int]]:
                     chars.update(el[field])
             fam = family(el.get("fontFamily")) or FAMILIES[DEFAULT_FAMILY]
             families.add(fam.id)
-    chars.difference_update("\r\n")
-    return "".join(sorted(chars)), sorted(families)
+    # no line breaks, and no lone surrogate (a scene may hold one; its figure is a drawing error)
+    kept = (ch for ch in chars if ch not in "\r\n" and not 0xD800 <= ord(ch) <= 0xDFFF)
+    return "".join(sorted(kept)), sorted(families)
 
 
 def cut(face: bytes, chars: str) -> bytes | None:

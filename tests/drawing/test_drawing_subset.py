@@ -36,7 +36,11 @@ def test_the_text_of_every_scene_and_its_families(project):
     scene(project / "drawings" / "a.excalidraw", "Hi\nyou", deleted=["Zz"])
     scene(project / "drawings" / "deep" / "b.excalidraw", "ok!", family=8)
     (project / "drawings" / "broken.excalidraw").write_text("{not json")
+    # a lone surrogate (the figure that shows it is a drawing error) is no character to cut for
+    (project / "drawings" / "odd.excalidraw").write_text(
+        '{"elements": [{"type": "text", "text": "o\\ud800k", "fontFamily": 5}]}')
     assert subset.scene_text(project / "drawings") == ("!Hikouy", [5, 8])
+    assert subset.cut_faces(project / "drawings", project)  # and no error
 
 
 def test_a_face_is_cut_to_the_drawings_text_and_named_by_its_bytes(project):
