@@ -12,7 +12,6 @@ A bare ``floors.excalidraw`` works too (``{"arg": ...}``).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from html import escape
@@ -20,10 +19,11 @@ from pathlib import Path
 
 from build_hooks.core.errors import DirectiveError, DrawingError
 from build_hooks.core.options import check_options
-from build_hooks.core.safefs import LIMITS, UnsafeFile, check_regular, read_text
+from build_hooks.core.safefs import LIMITS, UnsafeFile, check_regular
 from build_hooks.drawing.cache import default_dir, render_file
 from build_hooks.drawing.compact import compact
 from build_hooks.drawing.offscreen import skip_offscreen
+from build_hooks.drawing.subset import text_elements
 
 OPTIONS = ("src", "alt", "caption", "frame")  # the one list of what a figure fence takes
 EDIT_TEXT = "Download the scene (.excalidraw)"
@@ -31,14 +31,7 @@ EDIT_HOW = "Open it in excalidraw.com (menu, Open) or drop it on its canvas to e
 
 
 def _scene_text(path: Path, base: Path) -> str:
-    try:
-        data = json.loads(read_text(path, inside=base, limit="scene"))
-    except (OSError, ValueError, RecursionError, UnsafeFile):
-        return ""
-    if not isinstance(data, dict) or not isinstance(data.get("elements"), list):
-        return ""
-    texts = [str(e.get("text", "")).replace("\n", " ").strip() for e in data["elements"]
-             if isinstance(e, dict) and e.get("type") == "text" and not e.get("isDeleted")]
+    texts = [str(e.get("text", "")).replace("\n", " ").strip() for e in text_elements(path, base)]
     return ", ".join(t for t in texts if t)
 
 

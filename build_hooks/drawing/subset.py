@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 
 from build_hooks.core.cache import TextCache, file_stamp, key_of
+from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, read_bytes, read_text
 from build_hooks.drawing.fonts import DEFAULT_FAMILY, FAMILIES, FONTS_DIR, family
 
@@ -33,21 +34,27 @@ def _scenes(drawings: Path) -> list[Path]:
     return sorted(drawings.rglob("*.excalidraw")) if drawings.is_dir() else []
 
 
+def text_elements(path: Path, base: Path) -> list[dict]:
+    """The text elements of the scene in ``path`` (inside ``base``) that are not deleted; none
+    for a scene that cannot be read (the figure that shows it says why)."""
+    try:
+        data = json.loads(read_text(path, inside=base, limit="scene"))
+    except (OSError, ValueError, RecursionError, UnsafeFile):
+        return []
+    elements = data.get("elements") if isinstance(data, dict) else None
+    if not isinstance(elements, list):
+        return []
+    return [el for el in elements if isinstance(el, dict) and el.get("type") == "text" and not el.get("isDeleted")]
+
+
 def scene_text(drawings: Path) -> tuple[str, list[int]]:
     """The characters of every text element of every scene under ``drawings`` (sorted, no line
     breaks) and the ids of the families they are set in. A scene that cannot be read adds
-    nothing (the figure that shows it says why)."""
+    nothing."""
     chars: set[str] = set()
     families: set[int] = set()
     for path in _scenes(drawings):
-        try:
-            data = json.loads(read_text(path, inside=drawings, limit="scene"))
-        except (OSError, ValueError, RecursionError, UnsafeFile):
-            continue
-        elements = data.get("elements") if isinstance(data, dict) else None
-        for el in elements if isinstance(elements, list) else ():
-            if not isinstance(el, dict) or el.get("type") != "text" or el.get("isDeleted"):
-                continue
+        for el in text_elements(path, drawings):
             for field in ("text", "originalText"):
                 if isinstance(el.get(field), str):
                     chars.update(el[field])
@@ -104,7 +111,11 @@ def cut_faces(drawings: Path, root: Path) -> list[tuple[str, str, bytes]]:
             key = key_of(file, str(file_stamp(FONTS_DIR / file)), chars)  # the shipped face as installed
             kept = cache.get(f"face-{key}")
             if kept is None:
-                made = cut(read_bytes(FONTS_DIR / file, inside=FONTS_DIR, limit="data"), chars)
+                try:
+                    made = cut(read_bytes(FONTS_DIR / file, inside=FONTS_DIR, limit="data"), chars)
+                except ImportError as exc:
+                    raise LdrError(f"cutting the drawing fonts needs {exc.name}, which is not installed; "
+                                   "fix: reinstall the package (it depends on fonttools and brotli)") from exc
                 kept = base64.b64encode(made).decode("ascii") if made else ""
                 cache.put(f"face-{key}", kept)
             if kept:

@@ -62,9 +62,14 @@ def files(theme_dir: Path | None = None, listed: Sequence[str] = (), faces: bool
     """Every file to publish: the package's (:func:`site_assets`), the drawing fonts ``cut`` to
     the drawings' text (drawing/subset.py: shipped name, published name, bytes) and the two
     bundles (bytes), whose font rules name the cut faces."""
-    renamed = {shipped: published for shipped, published, _ in cut}
-    return [*site_assets(), *((f"{PREFIX}fonts/{published}", data) for _, published, data in cut),
-            *bundles(theme_dir, listed, faces, renamed)]
+    renamed, published = cut_fonts(cut)
+    return [*site_assets(), *published, *bundles(theme_dir, listed, faces, renamed)]
+
+
+def cut_fonts(cut: Sequence[tuple[str, str, bytes]]) -> tuple[dict[str, str], list[tuple[str, bytes]]]:
+    """For the faces ``cut`` to the drawings' text (drawing/subset.py): each shipped file's
+    published name, and the files to publish, ``(site URI, bytes)``."""
+    return ({shipped: name for shipped, name, _ in cut}, [(f"{PREFIX}fonts/{name}", data) for _, name, data in cut])
 
 
 def stylesheets() -> list[str]:

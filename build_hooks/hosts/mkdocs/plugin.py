@@ -204,12 +204,9 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
                             "its own file there; the proof's is published; fix: remove or rename the file")
                 files.remove(theirs)
         try:  # the drawing fonts, cut to the characters the drawings use (drawing/subset.py)
-            cut = cut_faces(self.layout.drawings, self.library.root)
-        except ImportError as exc:
-            raise PluginError(f"cutting the drawing fonts needs {exc.name}, which is not installed; fix: "
-                              "reinstall the package (it depends on fonttools and brotli)") from exc
-        self.cut_fonts = {shipped: published for shipped, published, _ in cut}
-        fonts = [(assets.PREFIX + "fonts/" + published, data) for _, published, data in cut]
+            self.cut_fonts, fonts = assets.cut_fonts(cut_faces(self.layout.drawings, self.library.root))
+        except LdrError as exc:
+            raise PluginError(str(exc)) from exc
         for uri, source in [*downloads, *self.assets, *fonts]:
             if files.get_file_from_path(uri) is None:  # copied into the site as MkDocs copies any file
                 files.append(File.generated(config, uri, content=source) if isinstance(source, bytes)

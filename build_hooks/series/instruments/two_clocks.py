@@ -97,7 +97,11 @@ def render_step_svg(phases: list[dict]) -> str:
     step = sum(p["ms"] for p in phases) or 1.0
     span = W - LEFT - 8
     y, bar = 16, 22
-    h = y + bar + 22 + 30 * (len(phases) - 1) + 13 + 6  # down to the last value's baseline, and its descenders
+
+    def label_y(i: int) -> int:  # phase i's name; its value is a line (13) below
+        return y + bar + 22 + 30 * i
+
+    h = label_y(len(phases) - 1) + 13 + 6  # down to the last value's baseline, and its descenders
     parts = [f'<svg class="ldr-plot" viewBox="0 0 {W} {h}" role="img" aria-label="One training step on the CPU, '
              'phase by phase on a single clock: forward, backward, optimizer step and the read of the loss">']
     x = LEFT
@@ -105,7 +109,7 @@ def render_step_svg(phases: list[dict]) -> str:
         w = max(1.5, p["ms"] / step * span)
         read = i == len(phases) - 1
         cls = "ldr-bar ldr-bar--device" if read else ("ldr-bar ldr-bar--python" if i % 2 else "ldr-bar")
-        ly = y + bar + 22 + 30 * i
+        ly = label_y(i)
         # labels start under their segment; the last one (the read, at the far right) ends there
         late = read or x - LEFT > 0.6 * span  # a label starting late would run off the right edge
         lx, anchor = (x + w - 2, "end") if late else (x + 2, "start")
