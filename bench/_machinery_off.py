@@ -5,15 +5,17 @@
 PIECE is ``none`` (everything on) or one of the text cache's namespaces in NAMESPACES: its
 ``TextCache.get`` always misses and its ``put``/``write`` do nothing (neither the process's
 dict nor the disk), so every value is made again, as it would be without the cache. The
-templates' cache and the proof host's mode are turned off by the plugin's options in the
-mkdocs.yml the benchmark passes (``template_cache: false``, ``mode: spawn``), not here. PIECE
+templates' cache, the shelf and the proof host's mode are turned off by the plugin's options in
+the mkdocs.yml the benchmark passes (``template_cache: false``, ``link_files: false``,
+``mode: spawn``), not here. PIECE
 ``spare`` keeps fork mode but forks no proof ahead of time: the proof host is this file (the
 hostprocess's HOST pointed here), which runs run/host.py with ``Host.make_spare`` doing nothing
 unless ``hand_over`` asks for a process now; it counts both in REPORT.json.host.json.
 
 Whatever the piece, this process counts what it saw, to show that an OFF is really off:
 hits and misses per namespace, entries dropped, loads from the templates' bytecode cache, the
-modes of the proof hosts it started. They are written to REPORT.json when the build exits.
+site's files the shelf linked or wrote, the modes of the proof hosts it started. They are
+written to REPORT.json when the build exits.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ def main() -> None:
     import build_hooks
     from build_hooks.core.cache import TextCache
     from build_hooks.run.runner import Runner
+    from build_hooks.site.shelf import Shelf
     from build_hooks.site.templates import CompiledTemplates
 
     get, put, write = TextCache.get, TextCache.put, TextCache.write
@@ -102,6 +105,13 @@ def main() -> None:
         load(self, bucket)
         seen["templates: " + ("miss" if bucket.code is None else "hit")] += 1
 
+    place = Shelf.place
+
+    def counted_place(self, body, dest):
+        before = self.linked
+        place(self, body, dest)
+        seen["shelf: " + ("linked" if self.linked > before else "written")] += 1
+
     def counted_start(self):
         hello = start(self)
         hosts.append(f"{self.mode} (host says {hello.get('mode')})")
@@ -114,6 +124,7 @@ def main() -> None:
         hostprocess.HOST = os.path.abspath(__file__)
     TextCache.get, TextCache.put, TextCache.write = counted_get, counted_put, counted_write
     CompiledTemplates.load_bytecode, Runner._start = counted_load, counted_start
+    Shelf.place = counted_place
 
     @atexit.register
     def _report() -> None:

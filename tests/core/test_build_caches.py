@@ -1,11 +1,12 @@
 """What a build keeps for the next one: the theme's compiled templates (site/templates.py,
-jinja's own file cache). And what it no longer keeps: downloads are plain copies of the
-author's files, and every fresh process reads each proof and record again (no table of what
+jinja's own file cache) and the shelf the package's files are linked from (site/shelf.py).
+And what it no longer keeps: every fresh process reads each proof and record again (no table of what
 an earlier process read by the files' stamps). Checked on real builds and real files.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -115,22 +116,59 @@ def test_template_cache_can_be_turned_off(project):
     assert not (project.root / ".cache" / "ldr" / "templates").exists()
 
 
-def test_downloads_are_plain_copies_and_an_edit_in_the_site_reaches_nothing(project):
+def shelf_entries(root: Path) -> list[Path]:
+    folder = root / ".cache" / "ldr" / "shelf"
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def test_downloads_are_links_to_the_shelf_and_an_edit_in_the_site_reaches_nothing(project):
     script = project.proof("answer", PROOF)
     project.page("index.md", PAGE)
     assert project.build().returncode == 0
     site_copy = project.root / "site" / "proofs" / "answer.py"
-    assert site_copy.stat().st_nlink == 1 and not os.path.samefile(site_copy, script)
+    # The site's file and the shelf's entry for its bytes are one file; the author's is another.
+    assert site_copy.stat().st_nlink == 2 and not os.path.samefile(site_copy, script)
+    assert script.stat().st_nlink == 1
+    assert any(os.path.samefile(site_copy, entry) for entry in shelf_entries(project.root))
     notebook = project.root / "site" / "proofs" / "answer.ipynb"
-    assert notebook.stat().st_nlink == 1 and '"the answer is 42' in notebook.read_text()
-    assert (project.root / "site" / "assets" / "ldr" / "ldr-proofs.css").stat().st_nlink == 1
-    # A post-processor edits the published script in place: the author's file is untouched,
-    # and the next build publishes the author's file again, not the edit.
+    assert notebook.stat().st_nlink == 2 and '"the answer is 42' in notebook.read_text()
+    assert (project.root / "site" / "assets" / "ldr" / "ldr-proofs.css").stat().st_nlink == 2
+    # A post-processor edits the published script in place (the shelf's entry with it): the
+    # author's file is untouched, and the next build publishes the author's bytes again.
     with open(site_copy, "r+") as handle:
         handle.write("# minified\n")
     assert script.read_text().endswith(PROOF)
     assert project.build().returncode == 0
     assert (project.root / "site" / "proofs" / "answer.py").read_text() == script.read_text()
+    assert not any(b"# minified" in entry.read_bytes() for entry in shelf_entries(project.root))
+    assert script.stat().st_nlink == 1
+
+
+def test_the_shelf_keeps_what_the_last_build_linked_and_nothing_else(project):
+    script = project.proof("answer", PROOF)
+    project.page("index.md", PAGE)
+    assert project.build().returncode == 0
+    before = {entry.name for entry in shelf_entries(project.root)}
+    old = hashlib.sha256(script.read_bytes()).hexdigest()
+    assert old in before
+    project.proof("answer", 'print("the answer is 43")\n')
+    assert project.build().returncode == 0
+    after = {entry.name for entry in shelf_entries(project.root)}
+    assert old not in after and hashlib.sha256(script.read_bytes()).hexdigest() in after
+    published = [path for path in (project.root / "site").rglob("*") if path.is_file() and path.stat().st_nlink == 2]
+    assert len(after) == len({hashlib.sha256(path.read_bytes()).hexdigest() for path in published})
+
+
+def test_link_files_false_writes_each_file(project):
+    project.proof("answer", PROOF)
+    project.page("index.md", PAGE)
+    yml = project.root / "mkdocs.yml"
+    yml.write_text(yml.read_text().replace("  - ldr\n", "  - ldr:\n      link_files: false\n"))
+    assert project.build().returncode == 0
+    site = project.root / "site"
+    for uri in ("proofs/answer.py", "proofs/answer.ipynb", "proofs/answer.py.html", "assets/ldr/ldr-proofs.css"):
+        assert (site / uri).stat().st_nlink == 1, uri
+    assert not shelf_entries(project.root)
 
 
 def age(path: Path, seconds: float = 30) -> None:

@@ -34,3 +34,6 @@ class LdrConfig(Config):
     extension's own option when mkdocs.yml lists it, else off."""
     template_cache = c.Type(bool, default=True)
     """Keep the theme's compiled templates in .cache/ldr/templates (site/templates.py)."""
+    link_files = c.Type(bool, default=True)
+    """Publish the package's files (downloads, assets, fonts) as hard links to one copy of each in
+    .cache/ldr/shelf instead of writing each one on every build (site/shelf.py)."""

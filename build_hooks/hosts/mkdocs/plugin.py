@@ -35,7 +35,6 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import File
 
 from build_hooks.config import cache_dir
 from build_hooks.core.errors import LdrError
@@ -49,11 +48,13 @@ from build_hooks.hosts.mkdocs.pages import PageEvents, normal_url
 from build_hooks.hosts.mkdocs.prestart import plugin_library, prestart
 from build_hooks.hosts.mkdocs.serve import ServeLoop
 from build_hooks.hosts.mkdocs.setup import add_assets, add_extensions, listed_option, say_site_url_problem
+from build_hooks.hosts.mkdocs.shelved import ShelvedFile
 from build_hooks.run.progress import Estimate
 from build_hooks.run.status import store_diagnostics
 from build_hooks.site import assets
 from build_hooks.site.downloads import for_library
 from build_hooks.site.publish import published
+from build_hooks.site.shelf import Shelf
 from build_hooks.site.templates import attach as attach_compiled
 
 
@@ -207,10 +208,11 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
             self.cut_fonts, fonts = assets.cut_fonts(cut_faces(self.layout.drawings, self.library.root))
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
+        # Published by hard link to one copy of their bytes in the cache (site/shelf.py).
+        self.shelf = Shelf(self.library.root, self.config.link_files)
         for uri, source in [*downloads, *self.assets, *fonts]:
-            if files.get_file_from_path(uri) is None:  # copied into the site as MkDocs copies any file
-                files.append(File.generated(config, uri, content=source) if isinstance(source, bytes)
-                             else File.generated(config, uri, abs_src_path=str(source)))
+            if files.get_file_from_path(uri) is None:
+                files.append(ShelvedFile.of(config, uri, source, self.shelf))
         return files
 
     def on_env(self, env, config, files):
@@ -226,6 +228,7 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
                     os.remove(path)
             pages = len({message.split(":", 1)[0] for message in found})
             raise PluginError("\n".join(found) + f"\n{len(found)} directive error(s) on {pages} page(s)")
+        self.shelf.prune()  # what this build linked stays; an earlier build's other contents go
         # Store problems (corrupt records, bad data lines) come from the records themselves, so
         # every build reports them until they are fixed, not only the build that ran the proof.
         seen: set[str] = set()
