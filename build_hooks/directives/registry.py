@@ -78,7 +78,7 @@ CORE: tuple[Directive, ...] = (
     _make("figure", "an Excalidraw scene (or one frame of it) as inline SVG",
           figure.OPTIONS, {"drawings"}, figure.render_fence),
     _make("drift-report", "what moved between two recorded torch versions",
-          ("from", "to"), {"records", "history", "pages", "torch"}, drift.render_fence),
+          ("from", "to", "details"), {"records", "history", "pages", "torch"}, drift.render_fence),
     _make("corrections", "a chapter's corrections note, one entry per torch upgrade",
           ("list",), {"records", "history", "pages", "torch"}, corrections.render_fence),
     _make("proofs-index", "every proof: its question, where it is quoted, its records",

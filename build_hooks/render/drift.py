@@ -5,12 +5,16 @@ Pure functions of a :class:`build_hooks.upgrade.drift.Drift`; every recorded str
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from build_hooks.core.errors import DirectiveError, LdrError
+from build_hooks.pages.links import page_link
 from build_hooks.proofs.datalines import describe
 from build_hooks.proofs.discovery import discover
 from build_hooks.render.numbers import count, group, sig
+from build_hooks.site.index import guess_url, site_pages
+from build_hooks.site.publish import plain_uri
 from build_hooks.store import noise
 from build_hooks.store.store import Store
 from build_hooks.upgrade.drift import Drift, compute
@@ -74,7 +78,7 @@ def html_fragment(report: Drift, level: int = 2) -> str:
            f"{len(report.proofs)} changed"
            + ("" if report.claims_checked else "; claims not checked") + ".</p>"]
     for p in report.proofs:
-        out.append(f'<section class="ldr-drift__proof" data-proof="{escape(p.name)}">'
+        out.append(f'<section class="ldr-drift__proof" id="{anchor(p)}" data-proof="{escape(p.name)}">'
                    f'<{h} class="ldr-drift__name"><code>{escape(p.name)}</code> '
                    f'<span class="ldr-drift__device">{escape(p.device_class)}</span></{h}>')
         # Values a page quotes, and values that changed, come first; a value only one side has and
@@ -132,6 +136,54 @@ def _values_table(values: list[ValueDrift], fv: str, tv: str) -> str:
     return "".join(rows)
 
 
+def anchor(proof) -> str:
+    """The id of a proof's section in the full report, its name and device class made safe as an id."""
+    return "drift-" + re.sub(r"[^A-Za-z0-9_-]", "-", f"{proof.name}-{proof.device_class}")
+
+
+def claims_text(claims) -> str:
+    """``1 broke · 2 hold now``: how many of a proof's claims are in each state, or "—"."""
+    said = {"broke": "broke", "holds-now": "hold now", "still-broken": "still broken", "still-holds": "still hold"}
+    counts = [(label, sum(c.status == status for c in claims)) for status, label in said.items()]
+    return " · ".join(f"{n} {label}" for label, n in counts if n) or "—"
+
+
+def summary_fragment(report: Drift, details: str) -> str:
+    """The report in one row per proof (what moved, the largest move, what it printed, its
+    claims), each linking to its section of the full report at the page ``details`` (a URL
+    relative to this page): the page a reader opens first, small on a phone; the values line
+    by line are one click away. Everything recorded is escaped."""
+    fv, tv = escape(report.from_version), escape(report.to_version)
+    out = [f'<section class="ldr-drift ldr-drift--summary" data-from="{fv}" data-to="{tv}">',
+           f'<p class="ldr-drift__summary">torch {fv} → {tv}: {count(report.compared, "record")} compared, '
+           f"{len(report.proofs)} changed" + ("" if report.claims_checked else "; claims not checked")
+           + f'. <a href="{escape(details)}">Every value, output line and claim</a>.</p>']
+    if report.proofs:
+        out.append('<table class="ldr-drift__sum"><thead><tr><th>proof</th><th>values</th>'
+                   "<th>largest move</th><th>what it printed</th><th>claims</th></tr></thead><tbody>")
+        for p in report.proofs:
+            moved = [v for v in p.changed if v.old is not None and v.new is not None]
+            parts = [f"{len(moved)} moved"] if moved else []
+            parts += [f"{n} {label}" for n, label in ((sum(v.old is None for v in p.changed), "new"),
+                                                      (sum(v.new is None for v in p.changed), "gone")) if n]
+            noisy = len(p.values) - len(p.changed)
+            counted = (", ".join(parts) or "none beyond noise") + (f" (+{noisy} within noise)" if noisy else "")
+            largest = max(moved, key=lambda v: (v.ratio is not None, v.size), default=None)  # numbers first
+            biggest = (f"<code>{escape(largest.key)}</code> {escape(change_html(largest))}" if largest else "—")
+            printed = ", ".join(f"{count(len(lines), 'line')} {label}" for lines, label in
+                                ((p.removed, "removed"), (p.added, "added")) if lines) or "the same"
+            out.append(f'<tr><td><a href="{escape(details)}#{anchor(p)}"><code>{escape(p.name)}</code></a> '
+                       f'<span class="ldr-drift__device">{escape(p.device_class)}</span></td>'
+                       f'<td data-label="values">{counted}</td><td data-label="largest">{biggest}</td>'
+                       f'<td data-label="printed">{printed}</td>'
+                       f'<td data-label="claims">{claims_text(p.claims)}</td></tr>')
+        out.append("</tbody></table>")
+    else:
+        out.append('<p class="ldr-drift__none">Nothing changed.</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
 STANDALONE_CSS = """body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;margin:.5rem 0;width:100%}
 td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
@@ -183,10 +235,14 @@ def text_report(report: Drift) -> str:
 
 # -- the fence -----------------------------------------------------------------------------
 def render_fence(options: dict, ctx) -> str:
-    """```drift-report with optional ``from:`` and ``to:`` versions."""
-    unknown = set(options) - {"from", "to"}
+    """```drift-report with optional ``from:`` and ``to:`` versions, and ``details:``, the page
+    (a path under the pages' folder) whose own ```drift-report shows everything: given, this
+    fence shows one row per proof, linking there."""
+    unknown = set(options) - {"from", "to", "details"}
     if unknown:
-        raise DirectiveError(f"drift-report takes `from:` and `to:` (torch versions), not {', '.join(sorted(unknown))}")
+        raise DirectiveError("drift-report takes `from:` and `to:` (torch versions) and `details:` (the page "
+                             f"with the full report), not {', '.join(sorted(unknown))}")
+    details = _details_link(options["details"], ctx) if "details" in options else None
     try:
         folders = ctx.folders  # the proofs_dir and results_dir options
         report = compute(ctx.root, Store(folders.proofs, folders.results), from_version=_version(options.get("from")),
@@ -194,7 +250,23 @@ def render_fence(options: dict, ctx) -> str:
                          docs=folders.pages)
     except LdrError as exc:
         raise DirectiveError(f"drift-report: {exc}") from None
-    return html_fragment(report)
+    return html_fragment(report) if details is None else summary_fragment(report, details)
+
+
+def _details_link(value, ctx) -> str:
+    """The link from this page to the page ``details:`` names (``drift/all.md``: a Markdown page
+    of the site, given from the pages' folder as MkDocs' nav gives it)."""
+    source = str(value).strip() if isinstance(value, (str, int, float)) else ""
+    if not (source.endswith(".md") and plain_uri(source)):
+        raise DirectiveError(f"drift-report: `details: {value}` is not a page; fix: give the Markdown page that "
+                             "shows the full report, from the pages' folder (`details: drift/full-report.md`)")
+    pages = ctx.pages if ctx.pages is not None else site_pages(ctx.folders.pages)
+    url = next((url for page, url, _ in pages if page == source), None)
+    if url is None:
+        raise DirectiveError(f"drift-report: `details: {source}` names no page of the site; fix: add that page, "
+                             "holding a ```drift-report fence without `details:`, or name the page that has one")
+    page_url = ctx.page_url if ctx.page_url is not None else (guess_url(ctx.page) if ctx.page else None)
+    return page_link(page_url, url)
 
 
 def _version(value) -> str | None:

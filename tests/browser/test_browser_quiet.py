@@ -16,7 +16,8 @@ import pytest
 LAPTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 PART0 = "part-00-the-map/"
-DRIFT = "drift/2.13.0-to-2.14.1/"
+DRIFT = "drift/2.13.0-to-2.14.1/"  # the summary: a row per proof
+DETAILS = "drift/2.13.0-to-2.14.1/every-value/"  # the full report it links to
 
 # Where each claim that holds sits: on the line of the paragraph before it, or on a line of its own.
 CLAIMS = """() => {
@@ -216,9 +217,41 @@ KEYS = """() => [...document.querySelectorAll('.ldr-drift__key code')].map(c => 
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_drift_page_reads_on_a_phone(project_site, open_page, scheme):
+def test_the_drift_summary_is_a_row_per_proof_each_linking_to_its_part_of_the_full_report(
+        project_site, open_page, scheme):
     for size in (PHONE, LAPTOP):
         page, watch = open_page(project_site.url(DRIFT), scheme=scheme, **size)
+        width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], f"the page pans sideways at {size['width']} px: {width}"
+        assert page.locator(".ldr-drift__values, .ldr-drift__output").count() == 0  # details one click away
+        rows = page.locator("table.ldr-drift__sum tbody tr")
+        assert rows.count() >= 5
+        stacked = rows.first.evaluate("r => getComputedStyle(r).display")
+        assert stacked == ("block" if size is PHONE else "table-row"), stacked
+        if size is PHONE:  # each cell says what it is, the header row being off screen
+            label = rows.first.locator("td[data-label=values]").evaluate("c => getComputedStyle(c, '::before').content")
+            assert label == '"values: "', label
+        levels = page.evaluate("() => [...document.querySelectorAll('.md-content h1, .md-content h2, "
+                               ".md-content h3')].map(h => +h.tagName[1])")
+        assert levels[0] == 1 and all(b - a <= 1 for a, b in zip(levels, levels[1:])), levels
+        watch.check()
+    # every row opens the proof's own section of the full report
+    targets = page.evaluate("() => [...document.querySelectorAll('table.ldr-drift__sum a')].map(a => a.href)")
+    assert targets and all(t.split("#")[0] == project_site.url(DETAILS) for t in targets), targets
+    page.locator("table.ldr-drift__sum a").nth(1).click()
+    wanted = targets[1].split("#")[1]
+    page.wait_for_url(f"**{DETAILS}#{wanted}")
+    page.wait_for_selector(f"section.ldr-drift__proof#{wanted}")  # instant navigation swaps the content in
+    section = page.locator(f"section.ldr-drift__proof#{wanted}")
+    assert section.count() == 1 and section.locator(".ldr-drift__values").count() >= 1
+    ids = set(page.evaluate("() => [...document.querySelectorAll('section.ldr-drift__proof')].map(s => s.id)"))
+    assert {t.split("#")[1] for t in targets} <= ids
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_full_drift_report_reads_on_a_phone(project_site, open_page, scheme):
+    for size in (PHONE, LAPTOP):
+        page, watch = open_page(project_site.url(DETAILS), scheme=scheme, **size)
         width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
         assert width[0] <= width[1], f"the page pans sideways at {size['width']} px: {width}"
         overflow = page.evaluate("""() => [...document.querySelectorAll('.ldr-drift__values')]
@@ -240,7 +273,7 @@ def test_the_drift_page_reads_on_a_phone(project_site, open_page, scheme):
         assert page.locator(".ldr-drift__key code", has_text=re.compile(r"files\.\d+\.")).count() == 0
         watch.check()
     # on a phone a row is a block: the key above, the two versions side by side, labelled
-    page, _ = open_page(project_site.url(DRIFT), scheme=scheme, **PHONE)
+    page, _ = open_page(project_site.url(DETAILS), scheme=scheme, **PHONE)
     row = page.locator("tr.ldr-drift__value").first
     assert row.evaluate("r => getComputedStyle(r).display") == "grid"
     label = row.locator(".ldr-drift__old").evaluate("c => getComputedStyle(c, '::before').content")

@@ -419,3 +419,49 @@ def test_a_claim_the_old_record_could_not_check_is_new_not_fixed(project):
                     '1 claim that did not hold under torch 2.12.0 holds now, in <a href="#first">First</a>. '
                     '1 claim is checked for the first time, in <a href="#second">Second</a>: it reads values the '
                     'torch 2.12.0 records did not have.')
+
+
+def test_a_summary_report_links_each_proof_to_its_section_of_the_full_report(project):
+    """```drift-report with details: is one row per proof on a real built page; every row's link
+    opens the proof's section of the full report on the page it names (its id exists there)."""
+    setup(project)
+    (project.root / "docs" / "drift").mkdir()
+    (project.root / "docs" / "drift" / "summary.md").write_text(
+        f"# Upgrade\n\n```drift-report\nfrom: 2.12.0\nto: {PIN}\ndetails: drift/full/all.md\n```\n")
+    (project.root / "docs" / "drift" / "full").mkdir()
+    (project.root / "docs" / "drift" / "full" / "all.md").write_text(
+        f"# Every value\n\n```drift-report\nfrom: 2.12.0\nto: {PIN}\n```\n")
+    built = project.build()
+    assert built.returncode == 0, built.stderr
+    summary, full = project.html("drift/summary"), project.html("drift/full/all")
+    section = summary[summary.index('<section class="ldr-drift ldr-drift--summary"'):]
+    section = section[: section.index("</section>")]
+    assert "<table class=\"ldr-drift__sum\">" in section and "ldr-drift__values" not in section
+    rows = re.findall(r'<tr><td><a href="([^"#]*)#([^"]+)"><code>(\w+)</code></a>', section)
+    assert [name for _, _, name in rows] == ["toll", "gone"]  # "steady" did not change
+    for href, anchor, _ in rows:
+        assert href == "../../drift/full/all/" and f'id="{anchor}"' in full
+    # the counts, the largest numeric move and what the output and claims did, in words
+    row = section[section.index("<tr><td>"):]
+    assert '<td data-label="values">2 moved, 1 new (+2 within noise)</td>' in row
+    assert '<td data-label="largest"><code>TOLL.small_us</code> ×1.25</td>' in row
+    assert '<td data-label="printed">1 line removed, 2 lines added</td>' in row
+    if drift.claims_api() is not None:
+        assert '<td data-label="claims">1 hold now</td>' in row
+    assert "&lt;script&gt;" not in section and "<script>" not in section  # output lines stay on the full page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in full
+
+
+@pytest.mark.parametrize("value, said", [
+    ("drift/missing.md", "names no page of the site"),
+    ("../outside.md", "is not a page"),
+    ("/etc/passwd", "is not a page"),
+    ("drift/full", "is not a page"),
+    ("[1, 2]", "is not a page"),
+])
+def test_a_summary_report_names_a_page_of_the_site(md, project, value, said):
+    setup(project)
+    from pymdownx.superfences import SuperFencesException as Refused
+
+    with pytest.raises(Refused, match=re.escape(said) + ".*fix: "):
+        md(f"```drift-report\nfrom: 2.12.0\nto: {PIN}\ndetails: {value}\n```\n")
