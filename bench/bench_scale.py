@@ -8,7 +8,8 @@ other chapter), six Excalidraw drawings of 20 to 150 elements, 25 inline values,
 sections on the depth meter's floors and one instrument (fed by a copy of this repo's proof
 for it), and a ```corrections fence (an author's note for the last upgrade in odd chapters,
 empty in even ones), as the series' chapters have; beside them a page with the ```proofs-index
-and an upgrade page with the ```drift-report (docs/proofs.md and docs/drift/ in this repo).
+and an upgrade page whose ```drift-report is a row per proof, linking to a page with the full
+report (docs/proofs.md and docs/drift/ in this repo).
 So that drift and the corrections notes have something to compare, every record the first
 build writes is also kept as an older torch's run (OLD_TORCH) in the store's history
 (proofs/_results/_history/<torch>/: some proofs' values and output lines changed by 30 %, some
@@ -83,7 +84,8 @@ PLAIN_DIRECTIVES = re.compile(r"^```(proof|proof-output|figure|instrument|correc
                               r"(.*?)^```\n", re.S | re.M)
 OLD_TORCH = "2.13.0"  # the version the generated history was "recorded" under
 PIN = re.search(r'"torch==([^"]+)"', (REPO / "pyproject.toml").read_text()).group(1)
-DRIFT_PAGE = f"drift/{OLD_TORCH}-to-{PIN}.md"
+DRIFT_PAGE = f"drift/{OLD_TORCH}-to-{PIN}.md"  # a row per proof, linking to the full report:
+DRIFT_FULL = f"drift/{OLD_TORCH}-to-{PIN}/every-value.md"
 
 FAST_PROOF = '''"""Case {c}.{p}: what {op} does to a {n}-element tensor
 
@@ -319,24 +321,29 @@ def generate(base: Path, chapters: int, seed: int = 7) -> dict:
     # The series' proofs page and upgrade report (docs/proofs.md, docs/drift/).
     every = "# Every proof\n\n" + words(rng, 90) + "\n\n```proofs-index\n```\n"
     upgrade = (f"# Upgrade report: torch {OLD_TORCH} to {PIN}\n\n" + words(rng, 150) + "\n\n"
-               + words(rng, 60) + f"\n\n```drift-report\nfrom: {OLD_TORCH}\nto: {PIN}\n```\n")
+               + words(rng, 60) + f"\n\n```drift-report\nfrom: {OLD_TORCH}\nto: {PIN}\ndetails: {DRIFT_FULL}\n```\n")
+    full = (f"# Every value: torch {OLD_TORCH} to {PIN}\n\n" + words(rng, 60)
+            + f"\n\n```drift-report\nfrom: {OLD_TORCH}\nto: {PIN}\n```\n")
     for root in (ldr, plain):
         (root / "docs" / "index.md").write_text(index)
         (root / "docs" / "drift").mkdir()
     (ldr / "docs" / "proofs.md").write_text(every)
-    for name, text in (("proofs.md", every), (DRIFT_PAGE, upgrade)):
+    (plain / "docs" / DRIFT_FULL).parent.mkdir(parents=True)
+    for name, text in (("proofs.md", every), (DRIFT_PAGE, upgrade), (DRIFT_FULL, full)):
         (plain / "docs" / name).write_text(plain_page(text))
     for helper in (REPO / "proofs").glob("_*.py"):  # local helpers the instruments' proofs import (_timing)
         shutil.copy(helper, ldr / "proofs" / helper.name)
     stats["proofs"] = len([p for p in (ldr / "proofs").glob("*.py") if not p.name.startswith("_")])
     config = (REPO / "mkdocs.yml").read_text()
     config = re.sub(r"\nnav:\n(  .*\n?)*", "\nnav:\n  - Home: index.md\n  - proofs.md\n"
-                    + "".join(f"  - {p}\n" for p in nav) + f"  - Upgrades:\n      - {DRIFT_PAGE}\n", config)
+                    + "".join(f"  - {p}\n" for p in nav)
+                    + f"  - Upgrades:\n      - {DRIFT_PAGE}\n      - {DRIFT_FULL}\n", config)
     (ldr / "mkdocs.yml").write_text(config)
     (plain / "mkdocs.yml").write_text(plain_config(config))
     # The upgrade page joins once the history exists (put_history): a drift report between
     # versions the store has not recorded is an error.
-    return {"ldr": ldr, "plain": plain, "stats": stats, "pending": {f"docs/{DRIFT_PAGE}": upgrade}}
+    return {"ldr": ldr, "plain": plain, "stats": stats,
+            "pending": {f"docs/{DRIFT_PAGE}": upgrade, f"docs/{DRIFT_FULL}": full}}
 
 
 def _scaled(value, factor: float):

@@ -153,3 +153,11 @@ def two_at_a_time(items, start, finish) -> list:
         for _, state in running:
             state[0].close()
     return done
+
+
+def read_by(kind: str, data: dict) -> dict:
+    """The part of a record an instrument embeds: the keys its script reads (its module's READS)."""
+    import importlib
+
+    reads = importlib.import_module(f"build_hooks.series.instruments.{kind.replace('-', '_')}").READS
+    return {key: data[key] for key in reads}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_support import SCREENSHOTS, click_nav, record
+from browser_support import SCREENSHOTS, click_nav, read_by, record
 
 PAGE = "theme-check/part-01-instruments/"
 STRIDES = ".ldr-instrument[data-instrument='stride-explorer']"
@@ -56,9 +56,10 @@ def part1(project_site, open_page):
 
 
 def test_embedded_records_are_the_committed_records(part1):
-    for root, proof in ((STRIDES, "view_ops"), (PROMO, "type_promotion")):
+    for root, proof, kind in ((STRIDES, "view_ops", "stride-explorer"), (PROMO, "type_promotion", "promotion-table")):
         payload = json.loads(part1.eval_on_selector(f"{root} script", "s => s.textContent"))[0]
-        assert payload["proof"] == proof and payload["data"] == record(proof)
+        assert part1.get_attribute(root, "data-proof") == proof
+        assert payload["data"] == read_by(kind, record(proof))
         assert proof in part1.text_content(f"{root} .ldr-provenance")
 
 

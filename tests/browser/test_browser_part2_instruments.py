@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser_support import SCREENSHOTS, click_nav, record
+from browser_support import SCREENSHOTS, click_nav, read_by, record
 
 from build_hooks.series.instruments._common import fmt
 
@@ -59,7 +59,8 @@ def part2(project_site, open_page):
 
 def test_embedded_record_is_the_committed_record(part2):
     payload = json.loads(part2.eval_on_selector(f"{LAB} script", "s => s.textContent"))[0]
-    assert payload["proof"] == "version_counter" and payload["data"] == record("version_counter")
+    assert part2.get_attribute(LAB, "data-proof") == "version_counter"
+    assert payload["data"] == read_by("inplace-lab", record("version_counter"))
     assert "version_counter" in part2.text_content(f"{LAB} .ldr-provenance")
 
 

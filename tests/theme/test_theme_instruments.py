@@ -4,9 +4,11 @@ escaping, provenance, and clear errors for bad fences or records."""
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from theme_support import load, make_ctx
@@ -23,6 +25,27 @@ def marks(html: str) -> list[str]:
 def embedded(html: str) -> dict:
     body = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', html, re.S).group(1)
     return json.loads(body)[0]
+
+
+JS = Path(__file__).resolve().parents[2] / "theme" / "assets" / "js"
+
+
+def reads_of(kind: str) -> tuple[str, ...]:
+    return importlib.import_module(f"build_hooks.series.instruments.{kind.replace('-', '_')}").READS
+
+
+@pytest.mark.parametrize("kind", sorted(DEFAULT_PROOFS))
+def test_an_instrument_embeds_exactly_what_its_script_reads(kind):
+    """Each widget's script (theme/assets/js/<kind>.js) reads rec.data.KEY and rec.NAME; the page
+    embeds those record keys and extra values, nothing it does not read."""
+    script = (JS / f"{kind}.js").read_text()
+    assert set(re.findall(r"\brec\.data\.(\w+)", script)) == set(reads_of(kind))
+    wanted = set(re.findall(r"\brec\.(\w+)", script)) - {"data"}
+    ctx = make_ctx()
+    record = ctx.proof(DEFAULT_PROOFS[kind])
+    payload = embedded(render_fence({"arg": kind}, ctx))
+    assert set(payload) - {"data"} <= wanted, (kind, set(payload), wanted)  # two-clocks' step view adds two
+    assert set(payload["data"]) == set(reads_of(kind)) <= set(record.data)
 
 
 def with_data(name: str, data: dict, device_class: str = "cpu"):
@@ -49,7 +72,10 @@ def test_one_mark_per_point_and_the_record_embedded(ctx, kind, count_key):
     assert html.startswith(f'<div class="ldr-instrument" data-instrument="{kind}"')
     assert marks(html) == [str(i) for i in range(count_key(record.data))]
     payload = embedded(html)
-    assert payload["data"] == record.data and payload["provenance"] == record.provenance.as_dict()
+    # only what the widget's script reads: the keys it names, whole (the card has the rest)
+    reads = reads_of(kind)
+    assert payload["data"] == {key: record.data[key] for key in reads}
+    assert "provenance" not in payload and "proof" not in payload
     assert f'href="#proof-{record.name}"' in html and "torch 2.13.0" in html
     assert '<svg class="ldr-plot' in html
 
@@ -87,7 +113,7 @@ def test_text_from_records_is_escaped_and_cannot_close_the_script():
     html = render_fence({"arg": "library-sizes"}, with_data("where_code_lives", data))
     assert "<b>evil" not in html and "&lt;/script&gt;&lt;b&gt;evil&amp;.so" in html
     assert html.count("</script>") == 1
-    assert embedded(html)["data"]["LIBRARIES"]["files"][0]["name"] == "</script><b>evil&.so"
+    assert embedded(html)["rows"][0]["name"] == "</script><b>evil&.so"  # what the script reads
 
     graph = copy.deepcopy(load("autograd_graph").data)
     graph["GRAPH"]["nodes"][0]["name"] = 'Sum<i>"Backward'
@@ -122,7 +148,7 @@ def test_graph_walker_layers_from_the_loss(ctx):
     nodes = ctx.proof("autograd_graph").data["GRAPH"]["nodes"]
     assert html.count('class="ldr-edge"') == sum(len(n["next"]) for n in nodes)
     assert html.count("ldr-node--leaf") == sum(1 for n in nodes if n["variable"])
-    assert embedded(html)["order"] == [n["id"] for n in nodes]
+    assert embedded(html) == {"data": {"GRAPH": ctx.proof("autograd_graph").data["GRAPH"]}}
 
 
 def test_graph_walker_rejects_dangling_edges():

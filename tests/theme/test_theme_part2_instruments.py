@@ -53,7 +53,7 @@ def test_static_fallback_holds_every_case_and_draws_the_first():
     html = render()
     assert html.startswith('<div class="ldr-instrument" data-instrument="inplace-lab" data-proof="version_counter"')
     body = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', html, re.S).group(1)
-    assert json.loads(body)[0]["data"] == data
+    assert json.loads(body)[0]["data"] == {"LAB": rows}
     table = re.findall(r'<tr data-op="([^"]*)" data-write="(\w+)">(.*?)</tr>', html, re.S)
     assert [(_html.unescape(op), w) for op, w, _ in table] == [(r["op"], r["write"]) for r in rows]
     for (_, _, cells), row in zip(table, rows):

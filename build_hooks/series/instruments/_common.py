@@ -80,8 +80,12 @@ def provenance_line(proof: ProofData, href: str | None = None) -> str:
 
 
 def instrument_root(kind: str, proof: ProofData, body: str, *, title: str, ctx: Context,
-                    extra: dict | None = None) -> str:
-    payload = {"proof": proof.name, "data": proof.data, "provenance": proof.provenance.as_dict()}
+                    reads: tuple[str, ...], extra: dict | None = None) -> str:
+    """The instrument's element: its title, the part of the record its script reads (``reads``:
+    the record's top-level keys, as ``rec.data.KEY`` in theme/assets/js/<kind>.js; the rest of
+    the record is on the proof's card, not embedded again), ``extra`` values the script reads
+    as ``rec.<name>``, the static ``body`` and the provenance line."""
+    payload: dict = {"data": {key: proof.data[key] for key in reads if key in proof.data}}
     payload.update(extra or {})
     # The record travels as a one-element JSON array. mkdocs-material's instant navigation
     # re-creates every inline <script> of the new page without its type (so it runs as

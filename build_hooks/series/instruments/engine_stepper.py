@@ -20,6 +20,9 @@ DEFAULT_PROOF = "engine_order"
 MAX_SEQ = 2 ** 64 - 1
 
 
+# The record's keys theme/assets/js/engine-stepper.js reads (rec.data.KEY); only these are embedded.
+READS: tuple[str, ...] = ("ORDER",)
+
 def seq_text(seq: int) -> str:
     return "max" if seq == MAX_SEQ else str(seq)
 
@@ -150,4 +153,5 @@ def render(options: dict, ctx: Context) -> str:
     body = (lead + f'<figure class="ldr-figure ldr-figure--scroll">{render_svg(rows)}</figure>'
             + render_controls(len(rows)) + render_table(rows))
     return instrument_root("engine-stepper", record, body, title="Engine stepper: the order backward runs in",
-                           ctx=ctx)
+                           ctx=ctx,
+                           reads=READS)

@@ -17,6 +17,9 @@ NODE_H, ROW_GAP, COL_GAP, PAD = 30, 34, 14, 12
 CHAR_W = 6.6
 
 
+# The record's keys theme/assets/js/graph-walker.js reads (rec.data.KEY); only these are embedded.
+READS: tuple[str, ...] = ("GRAPH",)
+
 def _nodes(data: dict, proof: str) -> tuple[int, list[dict]]:
     graph = need(data, "GRAPH", dict, proof)
     nodes = need(graph, "nodes", list, proof)
@@ -159,4 +162,4 @@ def render(options: dict, ctx: Context) -> str:
     body = (lead + f'<figure class="ldr-figure ldr-figure--scroll">{render_svg(root, nodes)}</figure>'
             + render_controls(len(nodes)) + render_list(nodes))
     return instrument_root("graph-walker", record, body, title="Graph walker: what backward will visit", ctx=ctx,
-                           extra={"order": [n["id"] for n in nodes]})
+                           reads=READS)

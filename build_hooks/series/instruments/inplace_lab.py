@@ -20,6 +20,9 @@ WRITES = {"none": "no write", "input": "a.add_(1), into the input", "output": "o
 TARGET = {"input": "a", "output": "out"}
 
 
+# The record's keys theme/assets/js/inplace-lab.js reads (rec.data.KEY); only these are embedded.
+READS: tuple[str, ...] = ("LAB",)
+
 def _int(value, proof: str, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise DirectiveError(f"proof {proof!r}: {where} should be a whole number >= 0, got {value!r:.60}")
@@ -173,4 +176,5 @@ def render(options: dict, ctx: Context) -> str:
             f'<code>out.sum().backward()</code>. Of {len(rows)} cases, <strong class="ldr-subject-text">{broken} '
             f'fail{why}</strong>.</p>')
     body = lead + render_controls(rows) + render_state(rows[0]) + render_table(rows)
-    return instrument_root("inplace-lab", record, body, title="In-place lab: write into a saved tensor", ctx=ctx)
+    return instrument_root("inplace-lab", record, body, title="In-place lab: write into a saved tensor", ctx=ctx,
+                           reads=READS)

@@ -28,6 +28,9 @@ DEFAULT_PROOF = "where_code_lives"
 W, ROW, PAD, RIGHT = 480, 38, 4, 80
 
 
+# The record's keys theme/assets/js/library-sizes.js reads: none (it reads the rows below).
+READS: tuple[str, ...] = ()
+
 def human_bytes(n: float) -> str:
     """A file's size as the chart and the lead show it (the site's rule: render/numbers.py)."""
     return size(n)
@@ -120,4 +123,5 @@ def render(options: dict, ctx: Context) -> str:
                 '<div><dt>share of all</dt><dd><output data-key="share"></output></dd></div></dl></div>')
     body = lead + f'<figure class="ldr-figure">{render_svg(rows)}</figure>' + controls
     return instrument_root("library-sizes", record, body, title="Where the code lives: compiled library sizes", ctx=ctx,
+                           reads=READS,
                            extra={"total_bytes": total, "rows": rows})

@@ -22,6 +22,9 @@ ONE = {"bool": "bool", "integer": "an integer one", "floating": "a floating one"
 BOTH = {"bool": "both bool", "integer": "both integers", "floating": "both floating", "complex": "both complex"}
 
 
+# The record's keys theme/assets/js/promotion-table.js reads (rec.data.KEY); only these are embedded.
+READS: tuple[str, ...] = ("PROMOTION",)
+
 def short(name: str) -> str:
     """A compact cell label: float16 -> f16, bfloat16 -> bf16, uint8 -> u8, complex64 -> c64."""
     for long, brief in (("complex", "c"), ("bfloat", "bf"), ("float", "f"), ("uint", "u"), ("int", "i")):
@@ -196,4 +199,5 @@ def render(options: dict, ctx: Context) -> str:
     hint = '<p class="ldr-scroll-hint">The table scrolls sideways.</p>'
     body = (lead + render_legend(promo) + hint + render_matrix(promo) + controls
             + render_scalars(scalars, promo["info"], defaults_of(promo)))
-    return instrument_root("promotion-table", record, body, title="Promotion table: the dtype a + b gives", ctx=ctx)
+    return instrument_root("promotion-table", record, body, title="Promotion table: the dtype a + b gives", ctx=ctx,
+                           reads=READS)

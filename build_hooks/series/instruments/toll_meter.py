@@ -29,6 +29,9 @@ W, H = 480, 284
 LEFT, RIGHT, TOP, BOTTOM = 48, 14, 34, 44
 
 
+# The record's keys theme/assets/js/toll-meter.js reads (rec.data.KEY); only these are embedded.
+READS: tuple[str, ...] = ("TOLL", "SWEEP")
+
 def size_label(n: int) -> str:
     for unit, div in (("M", 1 << 20), ("K", 1 << 10)):
         if n >= div and n % div == 0:
@@ -130,4 +133,5 @@ def render(options: dict, ctx: Context) -> str:
             f'Below the knee the price is the toll, not the arithmetic.</p>')
     body = (lead + f'<figure class="ldr-figure">{render_svg(toll, points)}</figure>'
             + render_controls(points) + render_table(toll, points))
-    return instrument_root("toll-meter", record, body, title="Toll meter: the fixed price of one operation", ctx=ctx)
+    return instrument_root("toll-meter", record, body, title="Toll meter: the fixed price of one operation", ctx=ctx,
+                           reads=READS)

@@ -18,6 +18,9 @@ MODE_LABELS = {"never": "never read", "end": "read once at the end", "every_step
 W, LEFT, RIGHT, TOP = 480, 6, 64, 30
 
 
+# The record's keys theme/assets/js/two-clocks.js reads (rec.data.KEY); only these are embedded.
+READS: tuple[str, ...] = ("READS",)
+
 def _reads(data: dict, proof: str) -> list[dict]:
     reads = need_rows(data, "READS", proof)
     out = []
@@ -196,4 +199,5 @@ def render(options: dict, ctx: Context) -> str:
         extra["phases"] = step["phases"]
         extra["step_ms"] = step["step_ms"]
     return instrument_root("two-clocks", record, body,
-                           title="Two clocks: when Python is free and when the work is done", ctx=ctx, extra=extra)
+                           title="Two clocks: when Python is free and when the work is done", ctx=ctx,
+                           reads=READS, extra=extra)

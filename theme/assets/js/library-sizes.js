@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   ldr.mount("library-sizes", function (root, rec) {
-    var files = rec.rows || rec.data.LIBRARIES.files, total = rec.total_bytes;
+    var files = rec.rows, total = rec.total_bytes;
     var marks = ldr.all(root, ".ldr-mark");
     if (marks.length !== files.length) throw new Error("marks and files differ");
     var svg = root.querySelector("svg.ldr-plot");
