@@ -62,6 +62,8 @@ class Proof:
     helpers: tuple[tuple[str, str], ...] = field(default=())  # (file name, sha256), sorted
     torch: bool = False  # it, or a helper it imports, imports torch (imports_torch)
     own_torch: bool = False  # the script itself imports torch
+    text: str | None = field(default=None, repr=False, compare=False)
+    """The script as read when it was parsed (the bytes ``sha256`` names), decoded."""
 
     @property
     def helper_hashes(self) -> dict[str, str]:
@@ -69,6 +71,10 @@ class Proof:
 
     @property
     def source(self) -> str:
+        """The script's text: the one parsed (a notebook, a source page and a card all show the
+        bytes the record's hash names, read once), or read now for a Proof made by hand."""
+        if self.text is not None:
+            return self.text
         return read_script(self.path).decode("utf-8", errors="replace")
 
 
@@ -238,7 +244,8 @@ def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
     except SyntaxError as exc:
         # The run will fail and report the traceback; discovery still lists it.
         return Proof(stem, path, script_hash(raw), stem.replace("_", " ").capitalize(), "",
-                     problems=(f"{path}:{exc.lineno}: syntax error: {exc.msg}",))
+                     problems=(f"{path}:{exc.lineno}: syntax error: {exc.msg}",),
+                     text=raw.decode("utf-8", errors="replace"))
     title, purpose = _docstring(tree, stem)
     options = _options(tree, path)
     lines = raw.decode("utf-8", errors="replace").splitlines()
@@ -257,6 +264,7 @@ def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
         imports=local_imports(tree, lines),
         torch=torch,
         own_torch=torch,
+        text=raw.decode("utf-8", errors="replace"),
     )
 
 
