@@ -330,7 +330,7 @@ def test_locate_skips_code_and_escapes_and_sees_into_admonitions():
      "proofs-index: the proofs-index fence takes no options (sort given); leave its body empty"),
     ("drift-report", "form: 2.13.0",
      "drift-report: unknown option(s) form (did you mean from for form?); the drift-report fence takes: "
-     "from, to"),
+     "details, from, to"),
 ])
 def test_unknown_options_are_errors_naming_them(evil, md, fence, body, expected):
     message = error(md, f"Text.\n\n```{fence}\n{body}\n```\n")

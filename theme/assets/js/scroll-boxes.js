@@ -6,6 +6,9 @@
   var BOXES = ".md-typeset__scrollwrap, .ldr-scroll, .ldr-figure--scroll, .ldr-promo__scroll";
   var MARK = "data-ldr-scrollbox";
   var listening = false, queued = false;
+  // A box's content can widen after every event below (a font that arrives late, a table
+  // mkdocs-material wraps later): each box and its content are watched for a change of size.
+  var sizes = window.ResizeObserver ? new ResizeObserver(function () { queue(); }) : null;
 
   function check() {
     queued = false;
@@ -40,5 +43,13 @@
     }
     check();
     queue();  // and again a frame later: mkdocs-material may wrap a table after this runs
+    if (sizes) {
+      sizes.disconnect();  // the previous page's boxes are gone
+      ldr.all(document, BOXES).forEach(function (box) {
+        sizes.observe(box);
+        if (box.firstElementChild) sizes.observe(box.firstElementChild);
+      });
+    }
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(queue);
   });
 })();
