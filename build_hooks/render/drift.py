@@ -74,9 +74,7 @@ def html_fragment(report: Drift, level: int = 2) -> str:
     fv, tv = escape(report.from_version), escape(report.to_version)
     h = f"h{min(max(level, 1), 6)}"
     out = [f'<section class="ldr-drift" data-from="{fv}" data-to="{tv}">',
-           f'<p class="ldr-drift__summary">torch {fv} → {tv}: {count(report.compared, "record")} compared, '
-           f"{len(report.proofs)} changed"
-           + ("" if report.claims_checked else "; claims not checked") + ".</p>"]
+           f'<p class="ldr-drift__summary">{_counts(report)}.</p>']
     for p in report.proofs:
         out.append(f'<section class="ldr-drift__proof" id="{anchor(p)}" data-proof="{escape(p.name)}">'
                    f'<{h} class="ldr-drift__name"><code>{escape(p.name)}</code> '
@@ -136,6 +134,13 @@ def _values_table(values: list[ValueDrift], fv: str, tv: str) -> str:
     return "".join(rows)
 
 
+def _counts(report: Drift) -> str:
+    """``torch 2.13.0 → 2.14.1: 14 records compared, 13 changed`` (escaped), the report's first line."""
+    return (f"torch {escape(report.from_version)} → {escape(report.to_version)}: "
+            f'{count(report.compared, "record")} compared, {len(report.proofs)} changed'
+            + ("" if report.claims_checked else "; claims not checked"))
+
+
 def anchor(proof) -> str:
     """The id of a proof's section in the full report, its name and device class made safe as an id."""
     return "drift-" + re.sub(r"[^A-Za-z0-9_-]", "-", f"{proof.name}-{proof.device_class}")
@@ -155,9 +160,8 @@ def summary_fragment(report: Drift, details: str) -> str:
     by line are one click away. Everything recorded is escaped."""
     fv, tv = escape(report.from_version), escape(report.to_version)
     out = [f'<section class="ldr-drift ldr-drift--summary" data-from="{fv}" data-to="{tv}">',
-           f'<p class="ldr-drift__summary">torch {fv} → {tv}: {count(report.compared, "record")} compared, '
-           f"{len(report.proofs)} changed" + ("" if report.claims_checked else "; claims not checked")
-           + f'. <a href="{escape(details)}">Every value, output line and claim</a>.</p>']
+           f'<p class="ldr-drift__summary">{_counts(report)}. '
+           f'<a href="{escape(details)}">Every value, output line and claim</a>.</p>']
     if report.proofs:
         out.append('<table class="ldr-drift__sum"><thead><tr><th>proof</th><th>values</th>'
                    "<th>largest move</th><th>what it printed</th><th>claims</th></tr></thead><tbody>")

@@ -23,6 +23,7 @@ MAX_SEQ = 2 ** 64 - 1
 # The record's keys theme/assets/js/engine-stepper.js reads (rec.data.KEY); only these are embedded.
 READS: tuple[str, ...] = ("ORDER",)
 
+
 def seq_text(seq: int) -> str:
     return "max" if seq == MAX_SEQ else str(seq)
 
@@ -153,5 +154,4 @@ def render(options: dict, ctx: Context) -> str:
     body = (lead + f'<figure class="ldr-figure ldr-figure--scroll">{render_svg(rows)}</figure>'
             + render_controls(len(rows)) + render_table(rows))
     return instrument_root("engine-stepper", record, body, title="Engine stepper: the order backward runs in",
-                           ctx=ctx,
-                           reads=READS)
+                           ctx=ctx, reads=READS)

@@ -20,6 +20,7 @@ CHAR_W = 6.6
 # The record's keys theme/assets/js/graph-walker.js reads (rec.data.KEY); only these are embedded.
 READS: tuple[str, ...] = ("GRAPH",)
 
+
 def _nodes(data: dict, proof: str) -> tuple[int, list[dict]]:
     graph = need(data, "GRAPH", dict, proof)
     nodes = need(graph, "nodes", list, proof)

@@ -23,6 +23,7 @@ TARGET = {"input": "a", "output": "out"}
 # The record's keys theme/assets/js/inplace-lab.js reads (rec.data.KEY); only these are embedded.
 READS: tuple[str, ...] = ("LAB",)
 
+
 def _int(value, proof: str, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise DirectiveError(f"proof {proof!r}: {where} should be a whole number >= 0, got {value!r:.60}")

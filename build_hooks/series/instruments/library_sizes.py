@@ -31,6 +31,7 @@ W, ROW, PAD, RIGHT = 480, 38, 4, 80
 # The record's keys theme/assets/js/library-sizes.js reads: none (it reads the rows below).
 READS: tuple[str, ...] = ()
 
+
 def human_bytes(n: float) -> str:
     """A file's size as the chart and the lead show it (the site's rule: render/numbers.py)."""
     return size(n)

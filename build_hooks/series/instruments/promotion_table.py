@@ -25,6 +25,7 @@ BOTH = {"bool": "both bool", "integer": "both integers", "floating": "both float
 # The record's keys theme/assets/js/promotion-table.js reads (rec.data.KEY); only these are embedded.
 READS: tuple[str, ...] = ("PROMOTION",)
 
+
 def short(name: str) -> str:
     """A compact cell label: float16 -> f16, bfloat16 -> bf16, uint8 -> u8, complex64 -> c64."""
     for long, brief in (("complex", "c"), ("bfloat", "bf"), ("float", "f"), ("uint", "u"), ("int", "i")):

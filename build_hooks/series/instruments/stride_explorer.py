@@ -22,6 +22,7 @@ DEFAULT_PROOF = "view_ops"
 # The record's keys theme/assets/js/stride-explorer.js reads (rec.data.KEY); only these are embedded.
 READS: tuple[str, ...] = ("BASE", "VIEWS")
 
+
 def dims(sizes: list[int]) -> str:
     """Sizes as the readout prints them: 3×4 (a 0-dim tensor is 'scalar')."""
     return "×".join(str(n) for n in sizes) or "scalar"
@@ -179,5 +180,4 @@ def render(options: dict, ctx: Context) -> str:
               f'{"contiguous" if first["is_contiguous"] else "not contiguous"}, {esc(storage_text(first))}.</p>')
     body = lead + render_picker(views) + render_figure(base, first) + status + render_readout() + render_table(views)
     return instrument_root("stride-explorer", record, body, title="Stride explorer: which storage cells a view reads",
-                           ctx=ctx,
-                           reads=READS)
+                           ctx=ctx, reads=READS)

@@ -32,6 +32,7 @@ LEFT, RIGHT, TOP, BOTTOM = 48, 14, 34, 44
 # The record's keys theme/assets/js/toll-meter.js reads (rec.data.KEY); only these are embedded.
 READS: tuple[str, ...] = ("TOLL", "SWEEP")
 
+
 def size_label(n: int) -> str:
     for unit, div in (("M", 1 << 20), ("K", 1 << 10)):
         if n >= div and n % div == 0:

@@ -21,6 +21,7 @@ W, LEFT, RIGHT, TOP = 480, 6, 64, 30
 # The record's keys theme/assets/js/two-clocks.js reads (rec.data.KEY); only these are embedded.
 READS: tuple[str, ...] = ("READS",)
 
+
 def _reads(data: dict, proof: str) -> list[dict]:
     reads = need_rows(data, "READS", proof)
     out = []
