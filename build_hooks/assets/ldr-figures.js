@@ -151,6 +151,8 @@
   function open(svg, opener, title) {
     if (!v.dialog || !document.body.contains(v.dialog)) build();
     if (v.dialog.open) return;
+    var use = svg.querySelector("use[data-ldr-src]");  // a drawing's file not yet asked for (ldr-figure-files.js)
+    if (use) { use.setAttribute("href", use.getAttribute("data-ldr-src")); use.removeAttribute("data-ldr-src"); }
     // keep the page's layout (and scroll position) while the drawing is away
     v.home = el("div", "ldr-figure-away");
     v.home.style.height = svg.getBoundingClientRect().height + "px";

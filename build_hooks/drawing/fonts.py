@@ -145,6 +145,12 @@ def with_fonts(svg: str, mode: str = "embed", url_prefix: str = "fonts/") -> str
 
 
 _DRAWN_FONT = re.compile(r'font-family="([^",]+)')  # a literal start: scanned for, not tried at every space
+_FILE_FONT = re.compile(r'data-ldr-font="([^",]+)')  # the <img> of a drawing published as a file
+
+
+def _named(pattern: re.Pattern, html: str) -> set[str]:
+    """The first family of each attribute ``pattern`` finds (an attribute: a space before it)."""
+    return {m.group(1) for m in pattern.finditer(html) if m.start() and html[m.start() - 1].isspace()}
 
 
 def page_fonts(html: str, to_fonts: str, renamed: Mapping[str, str] | None = None) -> str:
@@ -152,6 +158,8 @@ def page_fonts(html: str, to_fonts: str, renamed: Mapping[str, str] | None = Non
     ``@font-face`` rules of each family its figures name, and a ``<link rel="preload">`` for the
     first face (the Latin one) of each, so that the font is fetched beside the stylesheet rather
     than after it (on a slow phone network that was one more round trip before the load event).
+    A family named only by drawings that arrive as files (``data-ldr-font``, site/lazyfigures.py)
+    is declared but not preloaded: its font comes when such a drawing does.
     ``to_fonts`` is the fonts folder's URL relative to the page (ending ``/``); ``renamed`` maps a
     shipped face to the file published in its place (the face cut to the site's text, subset.py);
     a page without a drawing is returned as it is.
@@ -163,13 +171,15 @@ def page_fonts(html: str, to_fonts: str, renamed: Mapping[str, str] | None = Non
     Part 0, as a phone, 150 ms of one task). A ``<style>`` has no ``href``, so nothing reloads it.
     Instant navigation keeps the element when the next page has the same one and adds it when it
     does not, after the address has changed, so its relative URLs hold on the next page too."""
-    named = dict.fromkeys(m.group(1) for m in _DRAWN_FONT.finditer(html) if m.start() and html[m.start() - 1].isspace())
+    drawn = _named(_DRAWN_FONT, html)  # drawings in the page
+    named = drawn | _named(_FILE_FONT, html)  # and drawings that arrive as files (site/lazyfigures.py)
     used = [f for f in FAMILIES.values() if f.name in named and f.files]
     head = html.find("</head>")
     if not used or head < 0:
         return html
     renamed = renamed or {}
     faces = font_face_css(to_fonts, used, renamed=renamed)
+    # preloaded for a drawing in the page only: one that arrives later asks for its font then
     links = "".join(f'<link rel="preload" href="{to_fonts}{renamed.get(f.files[0][0], f.files[0][0])}" as="font" '
-                    'type="font/woff2" crossorigin>' for f in used)
+                    'type="font/woff2" crossorigin>' for f in used if f.name in drawn)
     return f"{html[:head]}<style>{faces}</style>{links}{html[head:]}"

@@ -95,8 +95,8 @@ def render(found: Quote, say: str | None = None) -> str:
     # pygments closes and reopens its spans at each newline, so every line is balanced HTML
     lines = [_join_tokens(line) for line in _PLAIN_TOKEN.sub(r"\1", highlight(
         found.text + "\n", lexer(stripnl=False), HtmlFormatter(nowrap=True))).split("\n")]
-    code = "".join(f'<span class="ldr-quote__l" data-n="{n}">{line}\n</span>'
-                   for n, line in zip(range(found.first, found.last + 1), lines))
+    # numbered by the stylesheet, counting from the first line (a counter, not a number per line)
+    code = "".join(f'<span class="ldr-quote__l">{line}\n</span>' for line in lines[:found.last - found.first + 1])
     shown = found.repo or found.path
     where = f"lines {found.first}\u2013{found.last}" if found.last > found.first else f"line {found.first}"
     label = f"<code>{escape(shown)}</code>, {where}, torch {escape(found.torch)}"
@@ -108,8 +108,8 @@ def render(found: Quote, say: str | None = None) -> str:
     caption = f'<span class="ldr-quote__say">{escape(say)}</span> ' if say else ""
     return (f'<figure class="ldr-quote" data-file="{escape(found.path, quote=True)}">'
             f"<figcaption>{caption}{head}</figcaption>"
-            f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre class="ldr-quote__code"><code>'
-            f"{code}</code></pre></div></figure>")
+            f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre class="ldr-quote__code">'
+            f'<code style="counter-reset: ldr-line {found.first - 1}">{code}</code></pre></div></figure>')
 
 
 def render_fence(options: dict, ctx) -> str:

@@ -34,7 +34,9 @@ PREFIX = "assets/ldr/"
 # Order: the palette defaults first (zero specificity, so any site palette wins), then the
 # parts that paint with it.
 STYLESHEETS = ("ldr-palette.css", "ldr-proofs.css", "ldr-drawing.css")
-SCRIPTS = ("ldr-figures.js",)  # the figures' viewer (tap to enlarge); nothing else needs JavaScript
+# The drawings that arrive as files, then the figures' viewer (tap to enlarge), which finds the
+# drawings the first has put in place; nothing else needs JavaScript.
+SCRIPTS = ("ldr-figure-files.js", "ldr-figures.js")
 SHIPPED = (".css", ".js", ".woff2", ".txt")  # fonts travel with their licences; README.md does not
 BUNDLE_CSS = PREFIX + "bundle.css"
 BUNDLE_JS = PREFIX + "bundle.js"

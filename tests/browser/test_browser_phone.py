@@ -15,10 +15,18 @@ LEGIBLE_PX = 9.0  # the smallest label a reader can make out, as shown on the sc
 PART0 = "part-00-the-map/"
 
 # The smallest label of a drawing as shown: its font size in the scene times the drawing's scale.
-SMALLEST_LABEL = """svg => {
+# A drawing published as a file (site/lazyfigures.py) is drawn through a <use>, whose copy of the
+# file is out of the page's reach: its labels are read from the file. None when there is no label.
+SMALLEST_LABEL = """async svg => {
   const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-  return Math.min(...Array.from(svg.querySelectorAll('text'))
-    .map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+  const sizes = Array.from(svg.querySelectorAll('text')).map(t => parseFloat(getComputedStyle(t).fontSize));
+  const use = svg.querySelector('use');
+  if (use) {
+    const src = (use.getAttribute('href') || use.getAttribute('data-ldr-src')).split('#')[0];
+    const file = new DOMParser().parseFromString(await (await fetch(src)).text(), 'image/svg+xml');
+    file.querySelectorAll('text').forEach(t => sizes.push(parseFloat(t.getAttribute('font-size'))));
+  }
+  return sizes.length ? Math.min(...sizes) * scale : null;
 }"""
 
 
@@ -60,6 +68,7 @@ def test_every_drawing_opens_fitted_to_a_phone_and_zooms_to_legible(project_site
             figure = figures.nth(k)
             name = figure.get_attribute("id")
             inline = figure.locator("svg.ldr-drawing").evaluate(SMALLEST_LABEL)
+            assert inline is not None, f"{path}#{name}: a drawing without a label"
             smallest_inline = min(smallest_inline, inline)
             button = figure.locator(".ldr-figure-tools button.ldr-figure-open")
             assert button.count() == 1, f"{path}#{name}: the drawing does not open full screen"
@@ -91,6 +100,54 @@ def test_every_drawing_opens_fitted_to_a_phone_and_zooms_to_legible(project_site
         watch.check()
     assert checked >= 13
     print(f"smallest label on a phone: inline {smallest_inline:.2f} px, zoomed {smallest_zoomed:.2f} px")
+
+
+def lazy_pages(site) -> list[str]:
+    """Every built page that holds a drawing published as a file (site/lazyfigures.py)."""
+    return sorted(p.parent.relative_to(site.folder).as_posix() + "/"
+                  for p in site.folder.rglob("index.html") if "ldr-drawing-file" in p.read_text(encoding="utf-8"))
+
+
+def test_a_drawing_published_as_a_file_arrives_as_the_reader_nears_it(project_site, browser):
+    """Not asked for while it is screens away; scrolled to, the page draws it from its file, in
+    the palette of the scheme; without JavaScript the <img> shows the file."""
+    path = lazy_pages(project_site)[0]
+    html = (project_site.folder / path / "index.html").read_text(encoding="utf-8")
+    files = re.findall(r'<img class="ldr-drawing-file" src="([^"]+)"', html)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/assets/ldr/figures/" in r.url else None)
+    page.goto(project_site.url(path), wait_until="load")
+    settle(page)
+    assert page.locator("img.ldr-drawing-file").count() == 0  # each became a drawing of the page's
+    drawn = page.locator("figure.ldr-figure svg.ldr-drawing:has(use)")
+    assert drawn.count() == len(files)
+    tops = drawn.evaluate_all("ss => ss.map(s => s.getBoundingClientRect().top)")
+    far = [k for k, top in enumerate(tops) if top > 3 * PHONE["height"]]
+    assert far, f"{path}: no drawing published as a file is three screens down"
+    for k in far:
+        assert drawn.nth(k).locator("use").get_attribute("href") is None
+        assert not any(files[k].split("/")[-1] in url for url in asked), f"{path}: {files[k]} asked for at load"
+    target = drawn.nth(far[-1])
+    target.scroll_into_view_if_needed()
+    page.wait_for_function("s => s.querySelector('use').hasAttribute('href')", arg=target.element_handle())
+    page.wait_for_function("s => s.querySelector('use').getBBox().width > 0", arg=target.element_handle())
+    assert any(files[far[-1]].split("/")[-1] in url for url in asked)
+    assert target.locator("use").get_attribute("href").endswith("#ldr-drawing")
+    light = target.screenshot()
+    page.evaluate("() => document.body.setAttribute('data-md-color-scheme', 'slate')")
+    settle(page)
+    assert target.screenshot() != light  # drawn by the page: its palette's slate values
+    context.close()
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(project_site.url(path), wait_until="load")
+    shown = page.locator("figure.ldr-figure img.ldr-drawing-file")
+    assert shown.count() == len(files)
+    shown.nth(far[-1]).scroll_into_view_if_needed()
+    page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=shown.nth(far[-1]).element_handle())
+    context.close()
 
 
 def test_pinch_and_drag_zoom_and_pan_the_drawing(project_site, browser):

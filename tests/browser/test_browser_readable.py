@@ -170,6 +170,22 @@ def test_excerpts_hide_no_text_on_a_phone(project_site, open_page):
     assert checked >= 15
 
 
+def test_a_scroll_box_added_after_the_page_is_shown_takes_the_keyboard(project_site, open_page):
+    """mkdocs-material wraps a table when it gets to it, on a busy machine after our script's
+    turn: a wide box that arrives then, and nothing else happening, still gets its tab stop."""
+    page, watch = open_page(project_site.url(PAGES[0]), width=390, height=844)
+    page.evaluate("""() => {
+      const wrap = document.createElement('div');
+      wrap.className = 'md-typeset__scrollwrap';
+      wrap.id = 'late-box';
+      wrap.innerHTML = '<div class="md-typeset__table"><table><tr><td style="white-space:nowrap">'
+        + 'x'.repeat(400) + '</td></tr></table></div>';
+      document.querySelector('.md-content article').appendChild(wrap);
+    }""")
+    page.wait_for_function("() => document.getElementById('late-box').tabIndex === 0", timeout=5000)
+    watch.check()
+
+
 @pytest.mark.parametrize("width", [1440, 390])
 def test_every_scroll_box_takes_the_keyboard(project_site, open_page, width):
     """A box that scrolls (code, a wide table, an instrument's grid) can be focused and scrolled

@@ -124,6 +124,17 @@ def test_a_page_declares_and_preloads_the_fonts_its_drawings_name_and_no_other()
     assert page_fonts(plain, "fonts/") == plain
 
 
+def test_a_drawing_that_arrives_as_a_file_declares_its_font_without_preloading_it():
+    # site/lazyfigures.py: the <img> names the font; the page draws it later, in the page's fonts
+    page = ('<html><head></head><body><img class="ldr-drawing-file" src="f.svg" alt="" width="10" height="10" '
+            'data-ldr-font="Excalifont, Xiaolai, cursive" loading="lazy"></body></html>')
+    html = page_fonts(page, "fonts/")
+    head = html[:html.index("</head>")]
+    assert "<link" not in html and '@font-face { font-family: "Excalifont"' in head
+    inline = page.replace("<img ", '<svg class="ldr-drawing" font-family="Excalifont, cursive"></svg><img ')
+    assert page_fonts(inline, "fonts/").count('<link rel="preload"') == 1
+
+
 def test_a_figure_is_skipped_off_screen_with_its_own_ratio():
     from build_hooks.drawing.offscreen import skip_offscreen
 

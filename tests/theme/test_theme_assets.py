@@ -34,7 +34,8 @@ LISTED = CONFIG["theme"]["ldr_assets"]
 
 def test_one_module_per_widget_and_mkdocs_yml_lists_every_file_once():
     assert {p.stem for p in JS} == {"ldr-common", *WIDGETS}
-    assert [p.name for p in PACKAGE_JS] == ["ldr-figures.js"] and assets.SCRIPTS == ("ldr-figures.js",)
+    assert [p.name for p in PACKAGE_JS] == ["ldr-figure-files.js", "ldr-figures.js"]
+    assert assets.SCRIPTS == ("ldr-figure-files.js", "ldr-figures.js")  # the files' drawings in place first
     assert sorted(LISTED) == sorted({p.relative_to(THEME).as_posix() for p in [*CSS, *JS]})
     assert len(LISTED) == len(set(LISTED))
     # the tokens first, and the helpers before the modules that call them

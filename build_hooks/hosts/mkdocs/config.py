@@ -37,3 +37,6 @@ class LdrConfig(Config):
     link_files = c.Type(bool, default=True)
     """Publish the package's files (downloads, assets, fonts) as hard links to one copy of each in
     .cache/ldr/shelf instead of writing each one on every build (site/shelf.py)."""
+    lazy_figures = c.Type(bool, default=True)
+    """Publish each drawing past a page's first screens as a file that arrives when the reader
+    nears it, instead of inline in the page (site/lazyfigures.py)."""

@@ -6,6 +6,7 @@
   on the page and logged as warnings, so that the server keeps answering; proof failures are
   warnings, and under ``mkdocs serve`` each is said once while the proof's script and records stay
   as they are, not on every rebuild);
+  drawings past the page's first screens become files of their own (site/lazyfigures.py);
 * on_post_page: put back the markup the page held out (site/defer.py); declare and preload the
   fonts its drawings name (drawing/fonts.py page_fonts).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.utils import get_relative_url
@@ -24,6 +26,7 @@ from build_hooks.hosts.mkdocs.log import guard_hooks, log
 from build_hooks.hosts.mkdocs.macros import HOLD_PRIORITY, RESTORE_PRIORITY
 from build_hooks.site import assets
 from build_hooks.site.defer import restore
+from build_hooks.site.lazyfigures import lazy_figures
 
 ANCHOR = re.compile(r'\sid="([^"]+)"')
 
@@ -69,6 +72,10 @@ class PageEvents:
             diagnostics = [d for d in diagnostics if d.level != "error"]
         # Under serve the page shows each error in its place (LdrState.fail) and the log warns.
         self.deferred[page.file.src_uri], self.state.deferred = self.state.deferred or {}, None
+        if self.config.lazy_figures:  # drawings past the first screens: files that come when needed
+            for uri, body in lazy_figures(html, self.deferred[page.file.src_uri],
+                                          lambda uri: get_relative_url(uri, page.url)):
+                self.shelf.place(body, Path(config.site_dir) / uri)
         if page.present_anchor_ids is not None:
             # Cards and figures are raw HTML that MkDocs' anchor check cannot see.
             page.present_anchor_ids |= set(ANCHOR.findall(html))

@@ -1,0 +1,105 @@
+"""Drawings that arrive when the reader nears them, each published as a file of its own.
+
+A drawing is the heaviest thing on a page: Part 0's six are a third of its gzipped HTML, and a
+phone on a slow network loads every one of them, with the font their text is set in, before the
+page's load event, though the reader sees one screen at a time. So, in a page the MkDocs plugin
+builds, a drawing that comes after the page's first :data:`EARLY_TEXT` characters of text is
+published as ``assets/ldr/figures/<figure>.<digest>.svg`` (named by its bytes, so a browser never
+pairs a kept file with a newer page), and the page holds only an ``<img>`` of it, as large as the
+drawing, with ``loading="lazy"``:
+
+* with JavaScript, ``ldr-figure-files.js`` puts in its place an inline ``<svg>`` of the same size
+  whose ``<use>`` points at the file, and sets that link once the figure is a screen away (or
+  when the figure is opened, or the page printed): the drawing is drawn by the page, so it
+  follows the palette (light and slate) and is set in the page's drawing font;
+* without it, the ``<img>`` shows the file as it is: the light palette, the system's fonts.
+
+A drawing near the top (the first screen or two) stays inline, as does one that names ids or
+carries a ``<style>`` (masks, a colour rule): those would not survive a ``<use>``. Only the
+package's own markup is read (``drawing/figure.py`` writes it); anything else is left as it is.
+Knows nothing of MkDocs: :func:`lazy_figures` takes the page and its held-out blocks
+(``site/defer.py``) and returns the files to publish.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html as htmllib
+import re
+from collections.abc import Callable
+
+from build_hooks.site.defer import TOKENS
+
+FOLDER = "assets/ldr/figures/"
+EARLY_TEXT = 2500
+"""Characters of the page's text (tags left out) before which a drawing stays inline: about two
+screens of a phone, one of a laptop."""
+ROOT_ID = "ldr-drawing"
+"""The id of the group, in a published file, that the page's ``<use>`` points at."""
+
+_DRAWING = re.compile(r'<svg (role="img" [^>]*class="ldr-drawing"[^>]*)>(.*)</svg>\Z', re.S)
+_ATTR = re.compile(r'([a-zA-Z:-]+)="([^"]*)"')
+_FIGURE = re.compile(r'<figure class="ldr-figure" id="figure-([A-Za-z0-9_-]+)"[^>]*>\Z')  # just before the drawing
+_TAG = re.compile(r"<[^>]*>")
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
+_KEPT = ("xmlns", "viewBox", "width", "height", "font-family")
+
+
+def _parts(block: str) -> tuple[dict[str, str], str] | None:
+    """The attributes and content of a drawing's ``<svg>`` as figure.py writes it, or None for
+    any other block, or one that could not be drawn through a ``<use>`` (ids, a style)."""
+    match = _DRAWING.match(block)
+    if match is None:
+        return None
+    attrs = dict(_ATTR.findall(match.group(1)))
+    inner = match.group(2)
+    width, height = attrs.get("width", ""), attrs.get("height", "")
+    if (attrs.get("viewBox") != f"0 0 {width} {height}" or not _NUMBER.match(width)
+            or not _NUMBER.match(height) or "<svg" in inner or "<style" in inner or " id=" in inner
+            or "url(#" in inner or "xmlns" not in attrs):
+        return None
+    return attrs, inner
+
+
+def standalone(attrs: dict[str, str], inner: str) -> bytes:
+    """The drawing as an SVG file of its own: the page's ``<use>`` draws its group, an ``<img>``
+    or a reader's viewer the whole file (the palette's light values, from each paint's fallback)."""
+    head = " ".join(f'{key}="{attrs[key]}"' for key in _KEPT if key in attrs)
+    title = f"<title>{attrs['aria-label']}</title>" if attrs.get("aria-label") else ""
+    return f'<svg {head}>{title}<g id="{ROOT_ID}">{inner}</g></svg>\n'.encode()
+
+
+def stand_in(attrs: dict[str, str], src: str) -> str:
+    """The ``<img>`` a page holds in the drawing's place (attribute values already escaped)."""
+    font = f' data-ldr-font="{attrs["font-family"]}"' if "font-family" in attrs else ""
+    return (f'<img class="ldr-drawing-file" src="{htmllib.escape(src, quote=True)}" '
+            f'alt="{attrs.get("aria-label", "")}" width="{attrs["width"]}" height="{attrs["height"]}"'
+            f'{font} loading="lazy" decoding="async">')
+
+
+def _text_length(html: str) -> int:
+    return len(htmllib.unescape(_TAG.sub("", html)).strip())
+
+
+def lazy_figures(html: str, stash: dict[str, str], href: Callable[[str], str],
+                 early: int = EARLY_TEXT) -> list[tuple[str, bytes]]:
+    """Swap, in ``stash``, each drawing of the page ``html`` that comes after its first ``early``
+    characters of text for an ``<img>`` of a file; return those files as ``(site uri, bytes)``.
+    ``href(uri)`` is the link from the page to a site uri."""
+    files: list[tuple[str, bytes]] = []
+    text, pos = 0, 0
+    for match in TOKENS.finditer(html):
+        text += _text_length(html[pos:match.start()])
+        pos = match.end()
+        block = stash.get(match.group(0))
+        parts = _parts(block) if block is not None and text >= early else None
+        opening = html.rfind("<figure ", 0, match.start()) if parts is not None else -1
+        figure = _FIGURE.match(html[opening:match.start()]) if opening >= 0 else None
+        if parts is None or figure is None:
+            continue
+        attrs, inner = parts
+        body = standalone(attrs, inner)
+        uri = f"{FOLDER}{figure.group(1)}.{hashlib.sha256(body).hexdigest()[:10]}.svg"
+        files.append((uri, body))
+        stash[match.group(0)] = stand_in(attrs, href(uri))
+    return files
