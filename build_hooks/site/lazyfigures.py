@@ -15,7 +15,8 @@ drawing, with ``loading="lazy"``:
 * without it, the ``<img>`` shows the file as it is: the light palette, the system's fonts.
 
 A drawing near the top (the first screen or two) stays inline, as does one that names ids or
-carries a ``<style>`` (masks, a colour rule): those would not survive a ``<use>``. Only the
+carries a ``<style>`` (a mask, a colour rule): Chromium draws a mask through a ``<use>``, but such
+a drawing is not trusted to every browser's handling of ids inside a file a ``<use>`` draws. Only the
 package's own markup is read (``drawing/figure.py`` writes it); anything else is left as it is.
 Knows nothing of MkDocs: :func:`lazy_figures` takes the page and its held-out blocks
 (``site/defer.py``) and returns the files to publish.
