@@ -88,9 +88,12 @@ def lazy_figures(html: str, stash: dict[str, str], href: Callable[[str], str],
     characters of text for an ``<img>`` of a file; return those files as ``(site uri, bytes)``.
     ``href(uri)`` is the link from the page to a site uri."""
     files: list[tuple[str, bytes]] = []
+    if not any('class="ldr-drawing"' in block for block in stash.values()):
+        return files  # no drawing on this page: its text is not read
     text, pos = 0, 0
     for match in TOKENS.finditer(html):
-        text += _text_length(html[pos:match.start()])
+        if text < early:  # past the mark, the count no longer matters
+            text += _text_length(html[pos:match.start()])
         pos = match.end()
         block = stash.get(match.group(0))
         parts = _parts(block) if block is not None and text >= early else None
