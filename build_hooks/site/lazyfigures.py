@@ -34,7 +34,9 @@ from build_hooks.site.defer import TOKENS
 FOLDER = "assets/ldr/figures/"
 EARLY_TEXT = 2500
 """Characters of the page's text (tags left out) before which a drawing stays inline: about two
-screens of a phone, one of a laptop."""
+screens of a phone, one of a laptop. The held-out blocks (outputs, quotes' lines, instruments:
+site/defer.py) are not counted: with them above, the mark falls further down the page, so a
+drawing errs towards staying inline, never towards arriving late on the first screens."""
 ROOT_ID = "ldr-drawing"
 """The id of the group, in a published file, that the page's ``<use>`` points at."""
 
