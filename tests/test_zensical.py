@@ -108,18 +108,19 @@ def read_page(path: Path, site: Path | None = None) -> LdrElements:
     return parser
 
 
-LAZY = re.compile(r'<img class="ldr-drawing-file" src="([^"]+)" alt="([^"]*)" width="([^"]+)" height="([^"]+)" '
-                  r'data-ldr-font="([^"]*)" loading="lazy" decoding="async">')
+LAZY = re.compile(r'(<style>[^<]*</style>)?<img class="ldr-drawing-file" src="([^"]+)" alt="([^"]*)" '
+                  r'width="([^"]+)" height="([^"]+)" data-ldr-font="([^"]*)" loading="lazy" decoding="async">')
 
 
 def inline_drawing(m: re.Match, site: Path, here: Path) -> str:
-    src, alt, w, h, font = m.groups()
+    rules, src, alt, w, h, font = m.groups()
     text = (here / src).resolve().read_text(encoding="utf-8")
     assert (here / src).resolve().is_relative_to(site.resolve()), src
     inner = text[text.index('<g id="ldr-drawing">') + len('<g id="ldr-drawing">'):text.rindex("</g></svg>")]
     return (f'<svg role="img" aria-label="{alt}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" '
             f'width="{w}" height="{h}" class="ldr-drawing" font-family="{font}" '
-            f'style="content-visibility: auto; aspect-ratio: {w} / {h}">{inner}</svg>')
+            f'style="content-visibility: auto; aspect-ratio: {w} / {h}">'
+            f'{f"<defs>{rules}</defs>" if rules else ""}{inner}</svg>')
 
 
 def resolves(site: Path, page: Path, link: str) -> bool:

@@ -14,10 +14,13 @@ drawing, with ``loading="lazy"``:
   follows the palette (light and slate) and is set in the page's drawing font;
 * without it, the ``<img>`` shows the file as it is: the light palette, the system's fonts.
 
-A drawing near the top (the first screen or two) stays inline, as does one that names ids or
-carries a ``<style>`` (a mask, a colour rule): Chromium draws a mask through a ``<use>``, but such
-a drawing is not trusted to every browser's handling of ids inside a file a ``<use>`` draws. Only the
-package's own markup is read (``drawing/figure.py`` writes it); anything else is left as it is.
+A drawing's colours outside the palette come with rules for the slate scheme (a ``<style>`` in
+its ``<defs>``); those stay in the page, before the ``<img>``, and the file leaves them out (it
+falls back to each colour's light value). A drawing near the top (the first screens)
+stays inline, as does one that names ids (a mask) or carries any other ``<style>``: Chromium
+draws a mask through a ``<use>``, but such a drawing is not trusted to every browser's handling
+of ids inside a file a ``<use>`` draws. Only the package's own markup is read
+(``drawing/figure.py`` writes it); anything else is left as it is.
 Knows nothing of MkDocs: :func:`lazy_figures` takes the page and its held-out blocks
 (``site/defer.py``) and returns the files to publish.
 """
@@ -32,11 +35,13 @@ from collections.abc import Callable
 from build_hooks.site.defer import TOKENS
 
 FOLDER = "assets/ldr/figures/"
-EARLY_TEXT = 2500
-"""Characters of the page's text (tags left out) before which a drawing stays inline: about two
-screens of a phone, one of a laptop. The held-out blocks (outputs, quotes' lines, instruments:
-site/defer.py) are not counted: with them above, the mark falls further down the page, so a
-drawing errs towards staying inline, never towards arriving late on the first screens."""
+EARLY_TEXT = 5000
+"""Characters of the page's text (tags left out) before which a drawing stays inline: about four
+screens of a phone, two of a laptop. The script asks for a file one screen ahead, so a drawing
+any nearer would be asked for as the page loads: one more request, for no bytes saved. The
+held-out blocks (outputs, quotes' lines, instruments: site/defer.py) are not counted: with them
+above, the mark falls further down the page, so a drawing errs towards staying inline, never
+towards arriving late on the first screens."""
 ROOT_ID = "ldr-drawing"
 """The id of the group, in a published file, that the page's ``<use>`` points at."""
 
@@ -46,22 +51,29 @@ _FIGURE = re.compile(r'<figure class="ldr-figure" id="figure-([A-Za-z0-9_-]+)"[^
 _TAG = re.compile(r"<[^>]*>")
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
 _KEPT = ("xmlns", "viewBox", "width", "height", "font-family")
+# The slate values of a drawing's colours outside the palette (drawing/render.py): rules for the
+# page (`[data-md-color-scheme="slate"] svg.ldr-drawing { --ldr-c-<hex>: ... }`), nothing else.
+_COLOURS = re.compile(r'<defs>(<style>\[data-md-color-scheme="slate"\] svg\.ldr-drawing \{[^<{}]*\}</style>)</defs>')
 
 
-def _parts(block: str) -> tuple[dict[str, str], str] | None:
-    """The attributes and content of a drawing's ``<svg>`` as figure.py writes it, or None for
-    any other block, or one that could not be drawn through a ``<use>`` (ids, a style)."""
+def _parts(block: str) -> tuple[dict[str, str], str, str] | None:
+    """The attributes, the content and the colour rules of a drawing's ``<svg>`` as figure.py
+    writes it, or None for any other block, or one that could not be drawn through a ``<use>``
+    (ids, any other style)."""
     match = _DRAWING.match(block)
     if match is None:
         return None
     attrs = dict(_ATTR.findall(match.group(1)))
-    inner = match.group(2)
+    inner, rules = match.group(2), ""
+    colours = _COLOURS.match(inner)
+    if colours is not None:  # page-level rules: they stay in the page, beside the <img>
+        rules, inner = colours.group(1), inner[colours.end():]
     width, height = attrs.get("width", ""), attrs.get("height", "")
     if (attrs.get("viewBox") != f"0 0 {width} {height}" or not _NUMBER.match(width)
             or not _NUMBER.match(height) or "<svg" in inner or "<style" in inner or " id=" in inner
             or "url(#" in inner or "xmlns" not in attrs):
         return None
-    return attrs, inner
+    return attrs, inner, rules
 
 
 def standalone(attrs: dict[str, str], inner: str) -> bytes:
@@ -72,10 +84,11 @@ def standalone(attrs: dict[str, str], inner: str) -> bytes:
     return f'<svg {head}>{title}<g id="{ROOT_ID}">{inner}</g></svg>\n'.encode()
 
 
-def stand_in(attrs: dict[str, str], src: str) -> str:
-    """The ``<img>`` a page holds in the drawing's place (attribute values already escaped)."""
+def stand_in(attrs: dict[str, str], src: str, rules: str = "") -> str:
+    """The ``<img>`` a page holds in the drawing's place (attribute values already escaped),
+    after the drawing's colour rules, if any: they reach the inline ``<svg>`` the script makes."""
     font = f' data-ldr-font="{attrs["font-family"]}"' if "font-family" in attrs else ""
-    return (f'<img class="ldr-drawing-file" src="{htmllib.escape(src, quote=True)}" '
+    return (f'{rules}<img class="ldr-drawing-file" src="{htmllib.escape(src, quote=True)}" '
             f'alt="{attrs.get("aria-label", "")}" width="{attrs["width"]}" height="{attrs["height"]}"'
             f'{font} loading="lazy" decoding="async">')
 
@@ -103,9 +116,9 @@ def lazy_figures(html: str, stash: dict[str, str], href: Callable[[str], str],
         figure = _FIGURE.match(html[opening:match.start()]) if opening >= 0 else None
         if parts is None or figure is None:
             continue
-        attrs, inner = parts
+        attrs, inner, rules = parts
         body = standalone(attrs, inner)
         uri = f"{FOLDER}{figure.group(1)}.{hashlib.sha256(body).hexdigest()[:10]}.svg"
         files.append((uri, body))
-        stash[match.group(0)] = stand_in(attrs, href(uri))
+        stash[match.group(0)] = stand_in(attrs, href(uri), rules)
     return files

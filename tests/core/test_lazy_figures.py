@@ -53,6 +53,21 @@ def test_a_drawing_past_the_first_screens_becomes_a_file_and_an_img_of_it():
     assert not any("<svg" in block for block in stash.values())
 
 
+def test_a_drawings_slate_colours_stay_in_the_page_and_out_of_its_file():
+    rules = '<style>[data-md-color-scheme="slate"] svg.ldr-drawing { --ldr-c-1971c2: #56a2e8; }</style>'
+    coloured = DRAWING.replace("<path ", f"<defs>{rules}</defs><path ", 1)
+    html, stash = page(prose(EARLY_TEXT + 100), figure("coloured", coloured))
+    ((uri, body),) = lazy_figures(html, stash, lambda uri: uri)
+    assert "<style" not in body.decode() and "<defs>" not in body.decode()
+    (held,) = stash.values()
+    assert held.startswith(rules + '<img class="ldr-drawing-file" src="' + uri + '"')
+    # anything more in that style, and the drawing stays as it is
+    for other in ('{ --ldr-c-1971c2: #56a2e8; } svg { fill: red }', "</style><style>x"):
+        odd = coloured.replace("{ --ldr-c-1971c2: #56a2e8; }", other)
+        html, stash = page(prose(EARLY_TEXT + 100), figure("odd", odd))
+        assert lazy_figures(html, stash, lambda uri: uri) == [], other
+
+
 def test_a_drawing_near_the_top_or_one_a_use_cannot_draw_stays_inline():
     masked = DRAWING.replace("<path ", '<mask id="m1"><rect/></mask><path mask="url(#m1)" ', 1)
     styled = DRAWING.replace("<path ", "<style>.x{fill:red}</style><path ", 1)
