@@ -101,7 +101,10 @@ def read_page(path: Path, site: Path | None = None) -> LdrElements:
     (MkDocs' lazy_figures: an <img> of it, site/lazyfigures.py) put back as the inline drawing the
     file holds, which is what Zensical's pages (no post-page step) keep."""
     parser = LdrElements()
-    html = path.read_text(encoding="utf-8")
+    # where blocks may start to be skipped off screen: MkDocs' pages mark a block further down,
+    # since its plugin holds a directive's bulkier parts out while the mark is placed
+    # (hosts/markdown/extension.py, _MarkFar)
+    html = path.read_text(encoding="utf-8").replace(' data-ldr-far=""', "")
     if site is not None:
         html = LAZY.sub(lambda m: inline_drawing(m, site, path.parent), html)
     parser.feed(html)

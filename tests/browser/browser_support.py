@@ -161,3 +161,18 @@ def read_by(kind: str, data: dict) -> dict:
 
     reads = importlib.import_module(f"build_hooks.series.instruments.{kind.replace('-', '_')}").READS
     return {key: data[key] for key in reads}
+
+
+# The page's long blocks off screen are skipped until the reader nears them (content-visibility:
+# auto, build_hooks/assets/ldr-proofs.css): what they hold has no layout of its own, so a test that
+# measures every element of a page draws every block first, then waits two frames for the
+# observers (mkdocs-material's and ours) that react to the new sizes.
+DRAW_ALL = ".md-typeset > * { content-visibility: visible !important; }"
+
+
+def draw_all(page) -> None:
+    page.add_style_tag(content=DRAW_ALL)
+    skipped = page.evaluate("() => [...document.querySelectorAll('.md-typeset > *')]"
+                            ".filter(e => getComputedStyle(e).contentVisibility !== 'visible').length")
+    assert skipped == 0, f"{skipped} block(s) still skipped"
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

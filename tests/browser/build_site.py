@@ -58,6 +58,8 @@ def build_project_site(out: Path, with_docs: bool = True, site_url: str = "http:
     if with_docs and (ROOT / "docs").is_dir():
         shutil.copytree(ROOT / "docs", docs, dirs_exist_ok=True)
     shutil.copytree(FIXTURES / "docs", docs / CHECK_DIR, dirs_exist_ok=True)
+    # pages that need the project's plugin and records (the fixture site has neither)
+    shutil.copytree(FIXTURES / "project-docs", docs / CHECK_DIR, dirs_exist_ok=True)
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
     plugins = []
     for item in config.get("plugins") or []:

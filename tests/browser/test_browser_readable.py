@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from browser_support import draw_all
 
 from build_hooks.render.numbers import count, sig
 
@@ -161,6 +162,7 @@ def test_excerpts_hide_no_text_on_a_phone(project_site, open_page):
     checked = 0
     for path in PAGES:
         page, watch = open_page(project_site.url(path), width=390, height=844)
+        draw_all(page)
         found = page.evaluate(HIDDEN)
         checked += len(found)
         hidden = [f for f in found if f["hidden"] > 1]
@@ -193,6 +195,7 @@ def test_every_scroll_box_takes_the_keyboard(project_site, open_page, width):
     seen = 0
     for path in [*PAGES, "theme-check/part-01-instruments/"]:
         page, watch = open_page(project_site.url(path), width=width, height=900 if width > 800 else 844)
+        draw_all(page)
         page.wait_for_timeout(300)  # mkdocs-material marks its code blocks after a frame
         boxes = page.evaluate(SCROLLERS)
         # and those inside folded details (an instrument's table), once opened

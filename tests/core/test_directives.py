@@ -50,6 +50,30 @@ def test_inline_value_exact(toll, md):
     assert "<a " not in html and "href=" not in html
 
 
+def test_the_first_block_past_the_first_screens_is_marked_and_no_other(toll, md):
+    """Blocks off screen may be skipped by the browser from the mark on, never above it (the
+    stylesheets): the mark is on the first top-level block once EARLY_TEXT characters of text are
+    behind (a directive's too), never on a directive's place (its HTML would be written inside a
+    <p>), and a short page has none."""
+    from build_hooks.site.lazyfigures import EARLY_TEXT
+
+    line = "x" * 99 + "\n\n"  # a paragraph of 99 characters
+    assert "data-ldr-far" not in md(line * (EARLY_TEXT // 99 - 1))
+    html = md(line * (EARLY_TEXT // 99 + 1) + "- after\n\nlast\n")
+    blocks = re.findall(r"^<(\w+)([^>]*)>", html, re.M)
+    assert html.count("data-ldr-far") == 1
+    # 51 paragraphs hold 5,049 characters: the block after them is the first past the mark
+    assert blocks[EARLY_TEXT // 99 + 1] == ("ul", ' data-ldr-far=""'), blocks[-3:]
+    # a directive's place is passed over: the list after it is marked
+    card = md(line * (EARLY_TEXT // 99 + 1) + "```proof\ntoll\n```\n\n- after\n")
+    assert card.count("data-ldr-far") == 1 and '<ul data-ldr-far="">' in card
+    assert card.index('<section class="ldr-proof"') < card.index("data-ldr-far")
+    # and its text counts: with a card above, fewer paragraphs come before the mark
+    first = md("```proof\ntoll\n```\n" + line * (EARLY_TEXT // 99 + 1))
+    assert first.count("data-ldr-far") == 1
+    assert first[:first.index("data-ldr-far")].count("x" * 99) < EARLY_TEXT // 99 + 1
+
+
 def test_value_in_code_span_is_left_alone(toll, md):
     assert md("`{{ toll.TOLL.small_us }}`") == "<p><code>{{ toll.TOLL.small_us }}</code></p>"
 

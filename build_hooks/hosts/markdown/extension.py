@@ -16,6 +16,7 @@ a fence refuses options it does not take; a page shows each proof's card once.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 from pathlib import Path
 
@@ -23,7 +24,8 @@ from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
-from markdown.util import AtomicString
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import ETX, STX, AtomicString
 
 from build_hooks.config import Layout
 from build_hooks.hosts.markdown import pinref
@@ -40,6 +42,7 @@ from build_hooks.hosts.markdown.state import LdrState, ProofPending  # noqa: F40
 from build_hooks.pages.locate import VALUE
 from build_hooks.render.claim import mark_claimed
 from build_hooks.render.safe import visible
+from build_hooks.site.lazyfigures import EARLY_TEXT
 
 
 class _SourceLines(Preprocessor):
@@ -109,6 +112,41 @@ class _ValuePattern(InlineProcessor):
         return el, m.start(0), m.end(0)
 
 
+FAR = "data-ldr-far"
+"""The attribute of the page's first top-level block past its first screens."""
+_PLACEHOLDER = re.compile(STX + r"wzxhzdk:([0-9]+)" + ETX)
+_TAG = re.compile(r"<[^>]*>")
+
+
+class _MarkFar(Treeprocessor):
+    """Marks the first top-level block past the page's first :data:`EARLY_TEXT` characters of
+    text (about two screens of a laptop, four of a phone: lazyfigures.py). The stylesheets let
+    the browser skip long blocks from there on while they are off screen (``content-visibility:
+    auto``), never above: Chromium works out whether such a block is on screen only after the
+    first frames, and one on the first screen would be blank and too tall until then.
+
+    A directive's HTML (held in Python-Markdown's stash) counts by its text. Under MkDocs the
+    plugin holds a card's output, a quote's lines and an instrument out of that HTML until the
+    page is written (site/defer.py), so there the mark falls further down than under Zensical:
+    it errs towards drawing more, never towards a blank first screen. It never goes on a
+    directive's own paragraph: that ``<p>`` is how Python-Markdown holds the directive's place,
+    and one with an attribute would be written out around the directive's HTML."""
+
+    def run(self, root):
+        stash = self.md.htmlStash.rawHtmlBlocks
+        seen = 0
+        for block in root:
+            text = "".join(block.itertext())
+            held = _PLACEHOLDER.fullmatch(text.strip()) is not None
+            if seen >= EARLY_TEXT and not held:
+                block.set(FAR, "")
+                return
+            seen += len(_PLACEHOLDER.sub("", text))
+            for m in _PLACEHOLDER.finditer(text):
+                k = int(m.group(1))
+                seen += len(_TAG.sub("", str(stash[k]))) if k < len(stash) else 0
+
+
 class LdrExtension(Extension):
     def __init__(self, **kwargs):
         self.config = {
@@ -141,6 +179,7 @@ class LdrExtension(Extension):
         md.ldr_state = self.state
         md.preprocessors.register(_SourceLines(md, self.state), "ldr_source_lines", 40)
         md.inlinePatterns.register(_ValuePattern(self.state, md), "ldr_value", 175)
+        md.treeprocessors.register(_MarkFar(md), "ldr_mark_far", 15)
         md.postprocessors.register(_PageEnd(md, self.state), "ldr_page_end", 0)
         # {{ torch.version }}, pytorch: links, no hand-typed pins
         pinref.register(md, self.state, self.state.registry)
