@@ -93,7 +93,9 @@ def stand_in(attrs: dict[str, str], src: str, rules: str = "") -> str:
             f'{font} loading="lazy" decoding="async">')
 
 
-def _text_length(html: str) -> int:
+def text_length(html: str) -> int:
+    """The characters of text in ``html``, tags left out and entities read as one (the count
+    :data:`EARLY_TEXT` is measured in; hosts/markdown/extension.py counts its mark the same way)."""
     return len(htmllib.unescape(_TAG.sub("", html)).strip())
 
 
@@ -108,7 +110,7 @@ def lazy_figures(html: str, stash: dict[str, str], href: Callable[[str], str],
     text, pos = 0, 0
     for match in TOKENS.finditer(html):
         if text < early:  # past the mark, the count no longer matters
-            text += _text_length(html[pos:match.start()])
+            text += text_length(html[pos:match.start()])
         pos = match.end()
         block = stash.get(match.group(0))
         parts = _parts(block) if block is not None and text >= early else None

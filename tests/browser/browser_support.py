@@ -163,6 +163,12 @@ def read_by(kind: str, data: dict) -> dict:
     return {key: data[key] for key in reads}
 
 
+def settle(page) -> None:
+    """Two animation frames: the scroll handlers (mkdocs-material's and ours) have run, and what a
+    scroll brought near is drawn (content-visibility: auto decides in the frame after it)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 # The page's long blocks off screen are skipped until the reader nears them (content-visibility:
 # auto, build_hooks/assets/ldr-proofs.css): what they hold has no layout of its own, so a test that
 # measures every element of a page draws every block first, then waits two frames for the
@@ -175,4 +181,4 @@ def draw_all(page) -> None:
     skipped = page.evaluate("() => [...document.querySelectorAll('.md-typeset > *')]"
                             ".filter(e => getComputedStyle(e).contentVisibility !== 'visible').length")
     assert skipped == 0, f"{skipped} block(s) still skipped"
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    settle(page)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browser_support import click_nav
+from browser_support import click_nav, settle
 
 PART0 = "theme-check/part-00-the-map/"
 PART1 = "theme-check/part-01-the-tensor/"
@@ -181,7 +181,7 @@ def test_nothing_moves_while_scrolling(project_site, open_page, width):
     seen: dict[tuple, set] = {}
     for y in list(range(0, height, 350)) + [height]:
         page.evaluate("y => window.scrollTo(0, y)", y)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        settle(page)
         rail = page.locator(".ldr-rail").bounding_box()
         text = page.locator(".md-content").bounding_box()
         now = page.evaluate("() => document.querySelector('.ldr-meter__now').textContent")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import SCREENSHOTS, instant_ready
+from browser_support import SCREENSHOTS, instant_ready, settle
 
 PHONE = {"width": 390, "height": 844}
 LEGIBLE_PX = 9.0  # the smallest label a reader can make out, as shown on the screen
@@ -34,11 +34,6 @@ def drawing_pages(site) -> list[str]:
     """Every built page that shows an Excalidraw drawing, as a path below the site."""
     return sorted(p.parent.relative_to(site.folder).as_posix() + "/"
                   for p in site.folder.rglob("index.html") if "ldr-drawing" in p.read_text(encoding="utf-8"))
-
-
-def settle(page):
-    """Two animation frames: the scroll handlers (mkdocs-material's and the meter's) have run."""
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 # --- drawings ---------------------------------------------------------------------------------------

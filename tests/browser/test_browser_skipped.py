@@ -12,6 +12,8 @@ project's plugin and records), so no test here depends on what the series' chapt
 
 from __future__ import annotations
 
+from browser_support import settle
+
 PAGE = "theme-check/skipped-blocks/"
 PHONE = {"width": 390, "height": 844}
 
@@ -62,7 +64,7 @@ def test_a_focused_value_in_a_skippable_block_shows_its_bar(project_site, open_p
     assert holders and all(b["kind"] == "ol" for b in holders), holders
     value = page.locator(".md-typeset > ol .ldr-value[data-proof]").first
     value.evaluate("v => v.closest('ol').scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(100)
+    settle(page)  # the list is drawn
     foot = {"x": 0, "y": PHONE["height"] - 90, "width": PHONE["width"], "height": 90}
     before = page.screenshot(clip=foot)
     value.focus()
@@ -80,8 +82,9 @@ def test_a_focused_value_in_a_skippable_block_shows_its_bar(project_site, open_p
 
 def test_a_fragment_link_lands_on_a_card_past_skipped_blocks(project_site, open_page):
     page, watch = open_page(project_site.url(PAGE) + "#proof-where_code_lives", **PHONE)
-    page.wait_for_timeout(300)
-    top = page.evaluate("() => document.getElementById('proof-where_code_lives').getBoundingClientRect().top")
-    assert 0 <= top < PHONE["height"] / 2, top
+    # the blocks near the card are drawn and scroll anchoring keeps the card in place: waited for
+    # as a state of the page, not a span of time (wait_for_function's timeout fails it otherwise)
+    page.wait_for_function("h => { const t = document.getElementById('proof-where_code_lives')"
+                           ".getBoundingClientRect().top; return t >= 0 && t < h / 2; }", arg=PHONE["height"])
     assert page.evaluate("() => scrollY") > 4 * PHONE["height"]
     watch.check()

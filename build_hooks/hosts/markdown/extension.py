@@ -16,7 +16,6 @@ a fence refuses options it does not take; a page shows each proof's card once.
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as etree
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
-from markdown.util import ETX, STX, AtomicString
+from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
 from build_hooks.config import Layout
 from build_hooks.hosts.markdown import pinref
@@ -42,7 +41,7 @@ from build_hooks.hosts.markdown.state import LdrState, ProofPending  # noqa: F40
 from build_hooks.pages.locate import VALUE
 from build_hooks.render.claim import mark_claimed
 from build_hooks.render.safe import visible
-from build_hooks.site.lazyfigures import EARLY_TEXT
+from build_hooks.site.lazyfigures import EARLY_TEXT, text_length
 
 
 class _SourceLines(Preprocessor):
@@ -114,8 +113,6 @@ class _ValuePattern(InlineProcessor):
 
 FAR = "data-ldr-far"
 """The attribute of the page's first top-level block past its first screens."""
-_PLACEHOLDER = re.compile(STX + r"wzxhzdk:([0-9]+)" + ETX)
-_TAG = re.compile(r"<[^>]*>")
 
 
 class _MarkFar(Treeprocessor):
@@ -137,14 +134,14 @@ class _MarkFar(Treeprocessor):
         seen = 0
         for block in root:
             text = "".join(block.itertext())
-            held = _PLACEHOLDER.fullmatch(text.strip()) is not None
+            held = HTML_PLACEHOLDER_RE.fullmatch(text.strip()) is not None
             if seen >= EARLY_TEXT and not held:
                 block.set(FAR, "")
                 return
-            seen += len(_PLACEHOLDER.sub("", text))
-            for m in _PLACEHOLDER.finditer(text):
+            seen += len(HTML_PLACEHOLDER_RE.sub("", text))
+            for m in HTML_PLACEHOLDER_RE.finditer(text):
                 k = int(m.group(1))
-                seen += len(_TAG.sub("", str(stash[k]))) if k < len(stash) else 0
+                seen += text_length(str(stash[k])) if k < len(stash) else 0
 
 
 class LdrExtension(Extension):
