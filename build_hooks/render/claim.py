@@ -94,17 +94,17 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
 
 
 def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> str:
-    """A claim that holds: a small "✓ checked" mark (the stylesheet draws the ✓; its title says
-    against what, the same words on every mark of a page) that opens onto the author's
-    statement, then what it was checked against with the check and the values it read
-    (``detail``, which starts ``<p class="ldr-claim__check">Check ``)."""
+    """A claim that holds: a small "✓ checked" mark (the stylesheet draws the ✓) that opens onto
+    the author's statement, then what it was checked against with the check and the values it
+    read (``detail``, which starts ``<p class="ldr-claim__check">Check ``). The mark has no
+    title: what it was checked against is the first thing it says once open, not repeated on
+    every mark of the page."""
     say = str(options.get("say") or "").strip()
     against = against[0].upper() + against[1:]
-    title = f"{against} on every build"  # the statement is the mark's first line once open, not repeated here
     statement = f'<p class="ldr-claim__say">{escape(say)}</p>' if say else ""
     detail = detail.replace(">Check ", f">{escape(against)} on every build: check ", 1)
     return (f'<details class="ldr-claim" data-{kind}="{escape(ident, quote=True)}" data-holds="true">'
-            f'<summary title="{escape(title, quote=True)}">checked</summary>{statement}{detail}</details>')
+            f'<summary>checked</summary>{statement}{detail}</details>')
 
 
 ACCELERATORS = ("cuda", "mps")

@@ -3,8 +3,8 @@
 Each upgrade reads as prose: which torch versions, the author's note, then what changed on the
 page in words (how many numbers, claims and source quotes, and in which sections, linked to
 their headings), from :meth:`build_hooks.upgrade.corrections.Upgrade.summary`. The detailed
-list (each key with its old and new value as the page shows them, each claim's check, each
-quoted file) is one click away, folded in a ``<details>``. Every recorded string is escaped.
+list (each key with its old and new value as the page shows them, each claim in its author's
+words, or its check where it has none, each quoted file) is one click away, folded in a ``<details>``. Every recorded string is escaped.
 """
 
 from __future__ import annotations
@@ -73,12 +73,14 @@ def details_html(item: Upgrade) -> str:
         groups.setdefault(where, []).append(
             f'<li class="ldr-corrections__quote">the quoted lines of <code>{broken(path, "/")}</code> '
             f'{"changed" if status == "changed" else "no longer match"}</li>')
-    for where, status, check in item.claims:
+    for where, status, check, say in item.claims:
         said = {"broke": "no longer holds", "holds now": "holds now",
                 "new": "is checked for the first time, and holds"}.get(status, status)
+        # the author's statement in words where there is one (the mark on the page shows the check)
+        stated = escape(say) if say else f"<code>{escape(check)}</code>"
         groups.setdefault(where, []).append(
             f'<li class="ldr-corrections__claim ldr-corrections__claim--{escape(status.replace(" ", "-"))}">'
-            f"claim {escape(said)}: <code>{escape(check)}</code></li>")
+            f"claim {escape(said)}: {stated}</li>")
     order = sorted(groups, key=lambda s: -1 if s is None else s.line)
     rows = "".join(f"<li>{where_html(where)}<ul>{''.join(groups[where])}</ul></li>" for where in order)
     return (f'<details class="ldr-corrections__details"><summary>Every change, in detail</summary>'

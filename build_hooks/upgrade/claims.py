@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import yaml
 
@@ -95,8 +96,17 @@ def can_fail(expression: str, data: dict) -> bool:
     return False
 
 
-def find_claims(markdown_text: str) -> list[tuple[int, str, str]]:
-    """Every ``claim`` fence of a page: (line of the opening fence, proof, check).
+class FoundClaim(NamedTuple):
+    """A claim fence of a page, as :func:`find_claims` reads it without rendering."""
+
+    line: int  # of the opening fence
+    proof: str
+    check: str
+    say: str = ""  # the author's statement in words
+
+
+def find_claims(markdown_text: str) -> list[FoundClaim]:
+    """Every ``claim`` fence of a page: (line of the opening fence, proof, check, say).
 
     A fence inside another fence (an example in a code block) is not a claim. A claim whose
     body is not valid YAML is listed with an empty proof and check.
@@ -121,7 +131,8 @@ def find_claims(markdown_text: str) -> list[tuple[int, str, str]]:
         except yaml.YAMLError:
             options = {}
         options = options if isinstance(options, dict) else {}
-        found.append((start, str(options.get("proof", "")), str(options.get("check", ""))))
+        found.append(FoundClaim(start, str(options.get("proof", "")), str(options.get("check", "")),
+                                str(options.get("say") or "").strip()))
     return found
 
 

@@ -54,7 +54,7 @@ class Upgrade:
     note: str = ""
     # Where each change sits is the section of the page (a heading the reader can see), not a line.
     values: list[tuple[Section | None, str, str, str]] = field(default_factory=list)  # where, what, old, new
-    claims: list[tuple[Section | None, str, str]] = field(default_factory=list)  # where, status, check
+    claims: list[tuple[Section | None, str, str, str]] = field(default_factory=list)  # where, status, check, say
     # status: "broke", "holds now" or "new" (the old record lacks a value the check reads)
     quotes: list[tuple[Section | None, str, str]] = field(default_factory=list)  # where, status, file
     recorded: bool = True
@@ -75,7 +75,7 @@ class Upgrade:
         kinds: dict[str, list[tuple[Section | None, str]]] = {}
         for where, what, _old, _new in self.changed_values():
             kinds.setdefault("values", []).append((where, what))
-        for where, status, check in self.claims:
+        for where, status, check, _say in self.claims:
             kinds.setdefault(f"claims {status}", []).append((where, check))
         for where, status, path in self.quotes:
             kinds.setdefault(f"quotes {status}", []).append((where, path))
@@ -254,10 +254,10 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", lay
             if moved is not None:
                 line, proof, _device, key, _fmt = quote
                 upgrade.values.append((section_at(headings, line), f"{proof}.{key}", *moved))
-        for line, proof, check in claims:
-            turn = _claim_turn(api, old, new, proof, check)
+        for claim in claims:
+            turn = _claim_turn(api, old, new, claim.proof, claim.check)
             if turn is not None:
-                upgrade.claims.append((section_at(headings, line), turn, str(check)))
+                upgrade.claims.append((section_at(headings, claim.line), turn, claim.check, claim.say))
         upgrade.quotes = quote_changes(layout, page_text, page, before, after, headings)
         out.append(upgrade)
     for version, note in notes.items():

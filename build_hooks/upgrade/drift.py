@@ -43,6 +43,7 @@ from build_hooks.store.history import all_versions, corrupt_files, current_versi
 from build_hooks.store.quotestore import QuoteDrift
 from build_hooks.store.schema import version_dir
 from build_hooks.store.store import Store
+from build_hooks.upgrade.claims import FoundClaim
 from build_hooks.upgrade.diff import quotes
 from build_hooks.upgrade.proofdrift import ClaimDrift, ProofDrift, compare
 from build_hooks.upgrade.quotedrift import quote_drift
@@ -72,22 +73,23 @@ def page_claims(root: Path, api, docs: Path | None = None) -> list[tuple[str, st
         except (OSError, UnsafeFile):
             continue  # the build names a page it will not read
 
-        for line, proof, check in found_claims(api, text):
+        for line, proof, check, _say in found_claims(api, text):
             shown = page.relative_to(root) if page.is_relative_to(root) else page
             out.append((f"{shown}:{line}", proof, check))
     return out
 
 
-def found_claims(api, text: str) -> list[tuple[int, str, str]]:
-    """claims.find_claims as (line, proof, check) tuples, whether it yields tuples or objects."""
+def found_claims(api, text: str) -> list[FoundClaim]:
+    """claims.find_claims as :class:`FoundClaim` records, whether it yields them, objects with
+    ``line``, ``proof``, ``check`` (and ``say``), or (line, proof, check) tuples."""
     if api is None:
         return []
     out = []
     for item in api[1](text):
         if all(hasattr(item, name) for name in ("line", "proof", "check")):
-            item = (item.line, item.proof, item.check)
-        line, proof, check = item
-        out.append((int(line), str(proof), str(check)))
+            item = (item.line, item.proof, item.check, getattr(item, "say", ""))
+        line, proof, check, *say = item
+        out.append(FoundClaim(int(line), str(proof), str(check), str(say[0] if say else "")))
     return out
 
 

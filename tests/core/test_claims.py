@@ -135,9 +135,10 @@ def test_refusals_are_clear(expression, says):
 def test_find_claims_scans_without_rendering():
     text = ("# Page\n\n```claim\nproof: toll\ncheck: TOLL.small_us < 5\n```\n\n- item\n\n"
             "    ~~~~claim\n    say: It is quick.\n    proof: toll\n    check: \"TOLL.op == 'add'\"\n    ~~~~\n")
-    assert find_claims(text) == [(3, "toll", "TOLL.small_us < 5"), (10, "toll", "TOLL.op == 'add'")]
+    assert find_claims(text) == [(3, "toll", "TOLL.small_us < 5", ""), (10, "toll", "TOLL.op == 'add'", "It is quick.")]
+    assert find_claims(text)[1].say == "It is quick." and find_claims(text)[0].line == 3
     example = "````markdown\n```claim\nproof: toll\ncheck: TOLL.small_us < 5\n```\n````\n\n```claim\nsay: a: b\n```\n"
-    assert find_claims(example) == [(8, "", "")]
+    assert find_claims(example) == [(8, "", "", "")]
 
 
 # -- on a page ---------------------------------------------------------------------------
@@ -158,9 +159,9 @@ def toll(project):
 def test_a_claim_that_holds_is_a_quiet_mark_that_opens_onto_its_check(toll, md):
     html = md("# T\n\nA big add is slow.\n\n```claim\nproof: toll\ncheck: TOLL.large_us > 100 * TOLL.small_us\n"
               "say: A big add costs over a hundred small ones.\n```\n")
-    # closed, the reader sees "✓ checked" (the stylesheet draws the ✓); the title says against what
-    assert ('<details class="ldr-claim" data-proof="toll" data-holds="true"><summary title="Claim checked '
-            f'against torch {PIN} (cpu) on every build">checked'
+    # closed, the reader sees "✓ checked" (the stylesheet draws the ✓), with no title that says
+    # again what the open mark says first
+    assert ('<details class="ldr-claim" data-proof="toll" data-holds="true"><summary>checked'
             "</summary>") in html
     # open: the statement, the torch it was checked against, the check and the values it read
     detail = html.split("</summary>", 1)[1]

@@ -407,13 +407,19 @@ def test_a_claim_the_old_record_could_not_check_is_new_not_fixed(project):
     record(project, "libs", torch="2.12.0", folder=project.root / HISTORY / "2.12.0", data={"A": {"x": 1}})
     record(project, "libs", torch=PIN, data={"A": {"x": 5, "y": 2}})
     page = ("# Top\n\n## First\n\nIt is {{ libs.A.x }}.\n\n```claim\nproof: libs\ncheck: A.x > 2\n```\n\n"
-            "## Second\n\n```claim\nproof: libs\ncheck: A.y > 1\n```\n\n```corrections\n```\n")
+            "## Second\n\n```claim\nproof: libs\ncheck: A.y > 1\nsay: Y is <b>more</b> than one.\n```\n\n"
+            "```corrections\n```\n")
     project.page("index.md", page)
     from build_hooks.render.corrections import render
     from build_hooks.upgrade.corrections import upgrades
 
     [upgrade] = upgrades(project.root, page, {})
-    assert [(w.title, status) for w, status, _ in upgrade.claims] == [("First", "holds now"), ("Second", "new")]
+    assert [(w.title, status) for w, status, *_ in upgrade.claims] == [("First", "holds now"), ("Second", "new")]
+    # the detail names a claim by the author's statement (escaped), by its check where it has none
+    detail = render([upgrade]).split('<ul class="ldr-corrections__changes">', 1)[1]
+    assert "claim holds now: <code>A.x &gt; 2</code></li>" in detail
+    assert ("claim is checked for the first time, and holds: Y is &lt;b&gt;more&lt;/b&gt; than one.</li>"
+            in detail) and "A.y" not in detail
     said = render([upgrade]).split('<p class="ldr-corrections__summary">', 1)[1].split("</p>", 1)[0]
     assert said == ('1 number quoted on this page changed, in <a href="#first">First</a>. '
                     '1 claim that did not hold under torch 2.12.0 holds now, in <a href="#first">First</a>. '

@@ -16,6 +16,7 @@ from theme_support import load, make_ctx
 from build_hooks.core.errors import DirectiveError
 from build_hooks.proofs.records import ProofData
 from build_hooks.series.instruments import DEFAULT_PROOFS, render_fence
+from build_hooks.series.instruments._common import compact, embed_json
 
 
 def marks(html: str) -> list[str]:
@@ -72,12 +73,26 @@ def test_one_mark_per_point_and_the_record_embedded(ctx, kind, count_key):
     assert html.startswith(f'<div class="ldr-instrument" data-instrument="{kind}"')
     assert marks(html) == [str(i) for i in range(count_key(record.data))]
     payload = embedded(html)
-    # only what the widget's script reads: the keys it names, whole (the card has the rest)
+    # only what the widget's script reads: the keys it names, whole (the card has the rest), each
+    # float at six significant digits (a whole one as an int)
     reads = reads_of(kind)
-    assert payload["data"] == {key: record.data[key] for key in reads}
+    assert payload["data"] == {key: compact(record.data[key]) for key in reads}
     assert "provenance" not in payload and "proof" not in payload
     assert f'href="#proof-{record.name}"' in html and "torch 2.13.0" in html
     assert '<svg class="ldr-plot' in html
+
+
+def test_an_embedded_record_keeps_six_significant_digits():
+    """Timings' noise digits and byte counts' ".0" are not shipped; every number stays within a
+    millionth of the record, and nothing else changes (bools, ints, strings, nesting)."""
+    record = {"us": 0.9019862731640357, "bytes": 18721.0, "big": 3135713390.0, "tiny": 3.4080000000000004e-06,
+              "rows": [{"ms": 101.52085000000001, "ok": True, "n": 7, "name": "</script>"}]}
+    assert compact(record) == {"us": 0.901986, "bytes": 18721, "big": 3135713390, "tiny": 3.408e-06,
+                               "rows": [{"ms": 101.521, "ok": True, "n": 7, "name": "</script>"}]}
+    assert isinstance(compact(True), bool) and isinstance(compact(18721.0), int)
+    text = embed_json([record])
+    assert "0.901986," in text and '"bytes":18721,' in text and "</script>" not in text
+    assert json.loads(text)[0]["rows"][0]["name"] == "</script>"
 
 
 def test_mapping_form_and_explicit_proof(ctx):

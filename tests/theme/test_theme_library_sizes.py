@@ -46,3 +46,19 @@ def test_the_real_record_draws_no_test_library_and_says_what_import_loads():
     assert labels[0] == rec["data"]["EXTENSION"]["name"]
     assert not any("test" in label for label in labels)
     assert "loads" in html and "import torch" in html
+
+
+def test_the_page_embeds_each_row_as_the_script_reads_it():
+    """Name, folder and bytes per drawn row, in the chart's order: the load flags and row kinds
+    the chart was drawn from are not shipped again."""
+    prov = {"proof": "where_code_lives", "torch": "2.14.1", "device_class": "cpu", "device": "cpu",
+            "python": "3.11", "os": "Linux", "machine": "x86_64", "measured_at": "2026-12-01", "wall_s": 1.0,
+            "status": "ok", "stale": False}
+    data = {"LIBRARIES": {"files": _files(), "total_bytes": 4e8, "system": "Linux", "suffix": ".so"},
+            "EXTENSION": {"name": EXT}}
+    ctx = make_ctx({"where_code_lives": {"cpu": ProofData("where_code_lives", data, prov)}})
+    html = render_fence({"arg": "library-sizes"}, ctx)
+    [payload] = json.loads(re.search(r'<script type="application/json"[^>]*>(.*?)</script>', html).group(1))
+    assert payload["rows"] == [{"name": row["name"], "folder": row["folder"], "bytes": row["bytes"]}
+                               for row in chart_rows(_files(), EXT)]
+    assert payload["rows"][0] == {"name": EXT, "folder": "torch", "bytes": 8700}

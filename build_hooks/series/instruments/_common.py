@@ -18,9 +18,28 @@ def attr(value) -> str:
     return _html.escape(str(value), quote=True)
 
 
+SIGNIFICANT = 6
+"""Digits a float keeps in an embedded record: the scripts draw and label with far fewer (a
+timing's later digits are noise); the exact record is the proof's download."""
+
+
+def compact(value):
+    """``value`` with every float at :data:`SIGNIFICANT` significant digits, and a whole float
+    (a byte count that went through a float) as an int: JSON the browser reads as the same
+    numbers, in fewer bytes."""
+    if isinstance(value, float) and math.isfinite(value):
+        return int(value) if value.is_integer() and abs(value) < 2**53 else float(f"{value:.{SIGNIFICANT}g}")
+    if isinstance(value, dict):
+        return {key: compact(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [compact(item) for item in value]
+    return value
+
+
 def embed_json(payload) -> str:
-    """JSON safe inside <script type="application/json">: no '</script>', no '<!--'."""
-    text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    """JSON safe inside <script type="application/json">: no '</script>', no '<!--'; floats
+    :func:`compact`."""
+    text = json.dumps(compact(payload), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
