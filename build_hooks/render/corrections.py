@@ -4,7 +4,8 @@ Each upgrade reads as prose: which torch versions, the author's note, then what 
 page in words (how many numbers, claims and source quotes, and in which sections, linked to
 their headings), from :meth:`build_hooks.upgrade.corrections.Upgrade.summary`. The detailed
 list (each key with its old and new value as the page shows them, each claim in its author's
-words, or its check where it has none, each quoted file) is one click away, folded in a ``<details>``. Every recorded string is escaped.
+words, or its check where it has none, each quoted file) is one click away, folded in a
+``<details>``. Every recorded string is escaped.
 """
 
 from __future__ import annotations

@@ -21,6 +21,14 @@ def record(name: str, device_class: str = "cpu") -> dict:
     return json.loads((ROOT / "proofs" / "_results" / f"{name}.{device_class}.json").read_text())["data"]
 
 
+def embedded_record(name: str, device_class: str = "cpu") -> dict:
+    """A committed record's data as an instrument's script gets it: its floats at six
+    significant digits, whole ones as ints (build_hooks/series/instruments/_common.py)."""
+    from build_hooks.series.instruments._common import compact
+
+    return compact(record(name, device_class))
+
+
 def fixture_record(name: str, device_class: str = "cpu") -> dict:
     return json.loads((HERE / "fixtures" / f"{name}.{device_class}.json").read_text())["data"]
 

@@ -7,9 +7,10 @@ import math
 from pathlib import Path as _Path
 
 import pytest
-from browser_support import click_nav, fixture_record, read_by, record
+from browser_support import click_nav, embedded_record, fixture_record, read_by
 
 from build_hooks.proofs.pin import pinned_torch as _pinned
+from build_hooks.series.instruments._common import compact
 
 PIN = _pinned(_Path(__file__).resolve().parents[2])
 
@@ -56,14 +57,14 @@ def part0(project_site, open_page):
 def test_embedded_record_is_the_committed_record(part0, kind, proof):
     payload = embedded(part0, kind)
     assert part0.get_attribute(root(kind), "data-proof") == proof
-    assert payload["data"] == read_by(kind, record(proof))  # what its script reads, no more
+    assert payload["data"] == read_by(kind, embedded_record(proof))  # what its script reads, no more
     line = part0.text_content(f"{root(kind)} .ldr-provenance")
     assert proof in line and f"torch {PIN}" in line
     assert part0.get_attribute(f"{root(kind)} .ldr-provenance a", "href").endswith((f"#proof-{proof}", f"{proof}.py"))
 
 
 def test_toll_meter(part0):
-    data = record("dispatch_cost")
+    data = embedded_record("dispatch_cost")
     sweep, small = data["SWEEP"], data["TOLL"]["small_us"]
     assert part0.locator(f"{root('toll-meter')} .ldr-mark").count() == len(sweep) == 12
     slider = part0.locator(f"{root('toll-meter')} input[type=range]")
@@ -113,7 +114,7 @@ def test_two_clocks_cpu_record_shows_one_step_on_one_clock(part0):
     base = root("two-clocks")
     text = part0.text_content(base)
     assert "Only a CPU record exists" in text and "one clock" in text
-    phases = record("two_clocks")["PHASES"]["phases"]
+    phases = embedded_record("two_clocks")["PHASES"]["phases"]
     step = sum(p["ms"] for p in phases)
     assert part0.locator(f"{base} .ldr-mark").count() == len(phases)
     assert readout(part0, "two-clocks")["phase"][0] == "loss.item()"  # the read is chosen first
@@ -131,13 +132,14 @@ def test_two_clocks_with_an_accelerator_record(fixture_site, open_page):
     page.wait_for_function("() => document.querySelector("
                            "'.ldr-instrument[data-instrument=two-clocks][data-ldr-ready]')")
     assert "Only a CPU record" not in page.text_content(root("two-clocks"))
-    assert embedded(page, "two-clocks")["data"] == read_by("two-clocks", fixture_record("two_clocks", "cuda"))
-    check_two_clocks(page, fixture_record("two_clocks", "cuda"), clocks=2)
+    data = compact(fixture_record("two_clocks", "cuda"))
+    assert embedded(page, "two-clocks")["data"] == read_by("two-clocks", data)
+    check_two_clocks(page, data, clocks=2)
     watch.check()
 
 
 def test_graph_walker(part0):
-    data = record("autograd_graph")
+    data = embedded_record("autograd_graph")
     nodes = data["GRAPH"]["nodes"]
     base = root("graph-walker")
     assert part0.locator(f"{base} .ldr-mark").count() == len(nodes)
@@ -162,7 +164,7 @@ def test_graph_walker(part0):
 def test_library_sizes(part0):
     from build_hooks.series.instruments.library_sizes import _files, chart_rows
 
-    data = record("where_code_lives")
+    data = embedded_record("where_code_lives")
     files = chart_rows(_files(data, "where_code_lives")[1], data["EXTENSION"]["name"])
     total = data["LIBRARIES"]["total_bytes"]
     base = root("library-sizes")
