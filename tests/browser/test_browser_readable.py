@@ -144,6 +144,30 @@ def test_tooltips_and_labels_say_one_element(project_site, open_page):
 
 # --- nothing hidden, everything reachable (issue 20) ----------------------------------------------
 
+UNDERLINED = """() => Array.from(document.querySelectorAll('.md-content a')).filter(a =>
+  a.textContent.includes('_') && a.getClientRects().length
+  && getComputedStyle(a).textDecorationLine.includes('underline')).map(a => {
+    const s = getComputedStyle(a), offset = parseFloat(s.textUnderlineOffset) / parseFloat(s.fontSize);
+    return {text: a.textContent.trim().slice(0, 40), offset: offset};
+  })"""
+
+
+def test_no_underline_hides_an_underscore(project_site, open_page):
+    """A link's underline sits below the descenders, where an underscore's stroke is not: nearer,
+    `native_functions.yaml` read "native functions.yaml" and a claim's "proof view_or_copy" read
+    "proof view or copy" (at 1x, in code and in plain text alike)."""
+    seen = 0
+    for path in PAGES:
+        page, watch = open_page(project_site.url(path))
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        links = page.evaluate(UNDERLINED)
+        near = [link for link in links if link["offset"] < 0.3]
+        assert not near, (path, near[:5])
+        seen += len(links)
+        watch.check()
+        page.context.close()
+    assert seen >= 20  # plain-text names (claims, downloads) and code names (captions) both
+
 HIDDEN = """() => Array.from(document.querySelectorAll('.ldr-excerpt pre > code')).map(code => ({
   proof: code.closest('[data-proof]') ? code.closest('[data-proof]').dataset.proof : '?',
   hidden: Math.max(0, code.scrollWidth - code.clientWidth), width: code.scrollWidth}))"""
