@@ -186,8 +186,10 @@
     var caption = figure.querySelector("figcaption");
     var title = caption ? caption.textContent.trim() : "";
     // a visible button beside the drawing (its name holds its visible text, WCAG 2.5.3), in the
-    // row that the download link already holds, so nothing below it moves
-    var b = button("ldr-figure-open", "Enlarge", "Enlarge the drawing: " + (svg.getAttribute("aria-label") || title || "drawing"),
+    // row that the download link already holds, so nothing below it moves; it names the drawing
+    // by the first sentence of its caption (or of its description), not by the whole description
+    var named = (title || svg.getAttribute("aria-label") || "drawing").split(/[.:;](?:\s|$)/)[0];
+    var b = button("ldr-figure-open", "Enlarge", "Enlarge the drawing: " + named,
                    function () { open(svg, b, title); });
     var row = figure.querySelector(".ldr-figure-tools");
     if (row) row.insertBefore(b, row.firstChild); else svg.parentNode.insertBefore(b, svg.nextSibling);

@@ -49,7 +49,7 @@ def sentence(change: Change, before: str) -> str:
     n, where = change.count, listed([section_link(s) for s in change.sections])
     one = n == 1
     if change.kind == "values":
-        return f"{count(n, 'number')} quoted on this page changed, in {where}."
+        return f"{count(n, 'value')} quoted on this page changed, in {where}."  # a name is one too
     if change.kind == "claims broke":
         return f"{count(n, 'claim')} no longer {'holds' if one else 'hold'}, in {where}."
     if change.kind == "claims holds now":

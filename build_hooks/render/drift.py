@@ -147,10 +147,12 @@ def anchor(proof) -> str:
 
 
 def claims_text(claims) -> str:
-    """``1 broke · 2 hold now``: how many of a proof's claims are in each state, or "—"."""
-    said = {"broke": "broke", "holds-now": "hold now", "still-broken": "still broken", "still-holds": "still hold"}
-    counts = [(label, sum(c.status == status for c in claims)) for status, label in said.items()]
-    return " · ".join(f"{n} {label}" for label, n in counts if n) or "—"
+    """``1 broke · 2 hold now · 1 still holds``: how many of a proof's claims are in each state,
+    the verb agreeing with the count, or "—"."""
+    said = {"broke": ("broke", "broke"), "holds-now": ("holds now", "hold now"),
+            "still-broken": ("still broken", "still broken"), "still-holds": ("still holds", "still hold")}
+    counts = [(labels, sum(c.status == status for c in claims)) for status, labels in said.items()]
+    return " · ".join(f"{n} {labels[n != 1]}" for labels, n in counts if n) or "—"
 
 
 def summary_fragment(report: Drift, details: str) -> str:

@@ -232,3 +232,33 @@ def test_every_scroll_box_takes_the_keyboard(project_site, open_page, width):
         watch.check()
         page.context.close()
     assert seen >= 3, "no scroll box found: the check looked at nothing"
+
+
+# Every control of ours a finger or pointer aims at: claim marks, the folded lists of the
+# corrections and the drift report, instruments' sliders, selects and buttons, a figure's tools.
+CONTROLS = """() => Array.from(document.querySelectorAll(
+  '.md-content :is(summary, input, select, button, [role=button], .ldr-figure-tools a)')).filter(e => {
+    const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'
+      && !e.closest('details:not([open]) > :not(summary)');
+  }).map(e => { const r = (e.closest('label') || e).getBoundingClientRect();  // a label takes its input's clicks
+    const named = e.className ? e : e.parentElement;  // a summary by its details' class
+    return {what: e.tagName + '.' + String(named.className.baseVal ?? named.className).split(' ')[0],
+            w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10}; })"""
+
+
+@pytest.mark.parametrize("width", [390, 1440])
+def test_every_control_is_at_least_24_px_square(project_site, open_page, width):
+    """WCAG 2.5.8's 24 x 24 CSS px for every control the series adds (a claim's "checked" mark
+    sits inline at the end of its paragraph; its box reaches 24 px without moving a line)."""
+    kinds = set()
+    for path in PAGES + ["drift/2.13.0-to-2.14.1/"]:
+        page, watch = open_page(project_site.url(path), width=width)
+        draw_all(page)
+        controls = page.evaluate(CONTROLS)
+        small = [c for c in controls if c["w"] < 24 or c["h"] < 24]
+        assert not small, (path, width, sorted({(c["what"], c["w"], c["h"]) for c in small}))
+        kinds |= {c["what"] for c in controls}
+        watch.check()
+        page.context.close()
+    assert {"SUMMARY.ldr-claim", "INPUT.ldr-slider", "BUTTON.ldr-figure-open"} <= kinds, kinds

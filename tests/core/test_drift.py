@@ -221,7 +221,7 @@ to: {PIN}
             '<span class="ldr-corrections__note">The toll &lt;b&gt;rose&lt;/b&gt;; the prose says so.</span></p>'
             ) in note
     said = note.split('<p class="ldr-corrections__summary">', 1)[1].split("</p>", 1)[0]
-    assert said.startswith('1 number quoted on this page changed, in <a href="#toll">Toll</a>.')
+    assert said.startswith('1 value quoted on this page changed, in <a href="#toll">Toll</a>.')
     assert "TOLL" not in said and "<code>" not in said and "<del>" not in note  # no keys, checks or struck values
     # the detail one click away: each key with old -> new in the page's format, and each check
     detail = note.split('<details class="ldr-corrections__details">', 1)[1]
@@ -421,7 +421,7 @@ def test_a_claim_the_old_record_could_not_check_is_new_not_fixed(project):
     assert ("claim is checked for the first time, and holds: Y is &lt;b&gt;more&lt;/b&gt; than one.</li>"
             in detail) and "A.y" not in detail
     said = render([upgrade]).split('<p class="ldr-corrections__summary">', 1)[1].split("</p>", 1)[0]
-    assert said == ('1 number quoted on this page changed, in <a href="#first">First</a>. '
+    assert said == ('1 value quoted on this page changed, in <a href="#first">First</a>. '
                     '1 claim that did not hold under torch 2.12.0 holds now, in <a href="#first">First</a>. '
                     '1 claim is checked for the first time, in <a href="#second">Second</a>: it reads values the '
                     'torch 2.12.0 records did not have.')
@@ -453,7 +453,7 @@ def test_a_summary_report_links_each_proof_to_its_section_of_the_full_report(pro
     assert '<td data-label="largest"><code>TOLL.small_us</code> ×1.25</td>' in row
     assert '<td data-label="printed">1 line removed, 2 lines added</td>' in row
     if drift.claims_api() is not None:
-        assert '<td data-label="claims">1 hold now</td>' in row
+        assert '<td data-label="claims">1 holds now</td>' in row
     assert "&lt;script&gt;" not in section and "<script>" not in section  # output lines stay on the full page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in full
 
@@ -471,3 +471,17 @@ def test_a_summary_report_names_a_page_of_the_site(md, project, value, said):
 
     with pytest.raises(Refused, match=re.escape(said) + ".*fix: "):
         md(f"```drift-report\nfrom: 2.12.0\nto: {PIN}\ndetails: {value}\n```\n")
+
+
+def test_a_claim_count_agrees_with_its_verb():
+    from types import SimpleNamespace
+
+    from build_hooks.render.drift import claims_text
+
+    def claims(*states):
+        return [SimpleNamespace(status=s) for s in states]
+
+    assert claims_text(claims("holds-now", "still-holds")) == "1 holds now · 1 still holds"
+    assert claims_text(claims("holds-now", "holds-now", "still-holds", "still-holds", "broke")) == \
+        "1 broke · 2 hold now · 2 still hold"
+    assert claims_text([]) == "—"

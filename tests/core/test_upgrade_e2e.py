@@ -96,7 +96,7 @@ def test_an_upgrade_is_recorded_compared_and_corrected_on_the_page(project, fake
     note = note[: note.index("</aside>")]
     assert "torch 2.98.0 → 2.99.0" in note and "The call got dearer" in note
     # in words, by section, the list one click away
-    assert ('<p class="ldr-corrections__summary">1 number quoted on this page changed, in <a href="#chapter">'
+    assert ('<p class="ldr-corrections__summary">1 value quoted on this page changed, in <a href="#chapter">'
             'Chapter</a>. 1 claim no longer holds, in <a href="#chapter">Chapter</a>.</p>') in note
     assert "<code>toll.<wbr>COST.<wbr>us</code>: 2.0 → <strong>3.0</strong>" in note  # in the page's own format
     assert "STEADY" not in note

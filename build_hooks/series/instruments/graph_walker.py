@@ -14,7 +14,7 @@ from build_hooks.series.instruments._common import count, esc, fmt, instrument_r
 
 DEFAULT_PROOF = "autograd_graph"
 NODE_H, ROW_GAP, COL_GAP, PAD = 30, 34, 14, 12
-CHAR_W = 6.6
+CHAR_W = 6.6  # a monospace advance at the labels' 11px (theme/assets/instruments.css)
 
 
 # The record's keys theme/assets/js/graph-walker.js reads (rec.data.KEY); only these are embedded.

@@ -80,10 +80,13 @@ def render_svg(files: list[dict]) -> str:
         bw = max(1.5, f["bytes"] / top * span)
         kind = f.get("kind", "file")
         where = f["folder"] if kind == "rest" else f'{f["folder"]}/{f["name"]}'
-        # the space between the two texts keeps name and size apart in the row's text content
+        # the space between the two texts keeps name and size apart in the row's text content; an
+        # unseen rectangle makes the whole row the target (24 px tall or more on a phone), not
+        # only its ink
         parts.append(
             f'<g class="ldr-mark ldr-mark--{kind}" data-i="{i}"><title>'
             f'{esc(where)}: {count(int(f["bytes"]), "byte")}</title>'
+            f'<rect class="ldr-row-target" x="0" y="{y}" width="{W}" height="{ROW}" fill="transparent"/>'
             f'<text class="ldr-row-label" x="{PAD}" y="{y + 14}">{esc(f["name"])}</text> '
             f'<rect class="ldr-bar" x="{PAD}" y="{y + 19}" width="{bw:.1f}" height="12"/>'
             f'<text class="ldr-value" x="{PAD + bw + 5:.1f}" y="{y + 29.5:.1f}">{esc(human_bytes(f["bytes"]))}</text>'
