@@ -200,7 +200,7 @@ def test_the_corrections_note_closes_the_part_in_words(project_site, open_page):
         assert where["figure"] < where["note"] and where["screens"] < most, where
         assert where["lastHeading"].startswith("Corrections") and where["afterLast"], where
         assert "<code>" not in where["summary"] and "<del>" not in where["summary"], where["summary"]
-        assert re.search(r"\d+ numbers? quoted on this page changed, in ", where["summary"]), where["summary"]
+        assert re.search(r"\d+ values? quoted on this page changed, in ", where["summary"]), where["summary"]
         assert not where["open"] and "where_code_lives." not in where["shown"]  # keys one click away
         watch.check()
     page.locator("aside.ldr-corrections details > summary").click()
