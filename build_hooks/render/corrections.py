@@ -1,7 +1,7 @@
 """The "Corrections" note of a chapter as HTML (the ``corrections`` fence), newest upgrade first.
 
 Each upgrade reads as prose: which torch versions, the author's note, then what changed on the
-page in words (how many numbers, claims and source quotes, and in which sections, linked to
+page in words (how many values, claims and source quotes, and in which sections, linked to
 their headings), from :meth:`build_hooks.upgrade.corrections.Upgrade.summary`. The detailed
 list (each key with its old and new value as the page shows them, each claim in its author's
 words, or its check where it has none, each quoted file) is one click away, folded in a
