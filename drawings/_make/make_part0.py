@@ -118,82 +118,6 @@ def territory() -> Scene:
     return s
 
 
-def repo_folders() -> Scene:
-    s = Scene("repo-folders")
-    s.text(W / 2, 0, "The repository, and the floor\neach folder serves", size=24, align="center")
-    s.text(0, 76, "pytorch/", size=22)
-    rows = [
-        ("torch/", "floor 1:", "the Python API you import", INK, INK_SOFT),
-        ("torch/csrc/", "floors 2 and 4:", "bindings, autograd", INK, INK_SOFT),
-        ("aten/", "floors 3 and 5:", "operators, the dispatcher, kernels", INK, INK_SOFT),
-        ("c10/", "floors 3, 6, 7:", "the tensor core, allocator, streams", INK, INK_SOFT),
-        ("torchgen/", "the code writer:", "generates floors 2 and 3", SUBJECT, SUBJECT_SOFT),
-    ]
-    y, trunk = 130, 106
-    ends = []
-    for name, floor, role, stroke, bg in rows:
-        colour = SUBJECT if stroke == SUBJECT else CONTEXT
-        s.line([(16, trunk), (16, y + 26), (40, y + 26)], stroke=CONTEXT)
-        trunk = y + 26
-        s.box(44, y - 6, 52, 14, stroke=stroke, bg=bg, rounded=True)
-        s.box(44, y + 4, 140, 44, name, size=20, stroke=stroke, bg=bg, color=INK)
-        s.text(200, y - 2, floor, size=18, color=colour)
-        s.text(200, y + 24, role, size=16, color=colour)
-        ends.append((200 + _width(role, 16), y + 34))
-        y += 82
-    (csrc_x, csrc_y), (aten_x, aten_y), (gen_x, gen_y) = ends[1], ends[2], ends[4]
-    lane = 494
-    s.arrow([(gen_x + 10, gen_y), (lane, gen_y), (lane, csrc_y), (csrc_x + 10, csrc_y)], stroke=SUBJECT, dashed=True)
-    s.arrow([(lane, aten_y), (aten_x + 8, aten_y)], stroke=SUBJECT, dashed=True)
-    s.text(lane + 6, gen_y + 22, "generated at build time\nfrom native_functions.yaml", size=16, color=SUBJECT,
-           align="right")
-    return s
-
-
-def ecosystem() -> Scene:
-    s = Scene("ecosystem")
-    s.text(W / 2, 0, "Where libraries attach", size=28, align="center")
-    floors = ["nn.Module", "training loop", "distributed engine", "eager runtime", "op list"]
-    libs = [
-        "transformers, diffusers, timm",
-        "lightning, accelerate",
-        "deepspeed",
-        "vllm, sglang",
-        "flash-attention, torchvision ops",
-    ]
-    fx, fw, lx, lw = 46, 172, 248, 260
-    y = 88
-    boxes = []
-    for f, lib in zip(floors, libs):
-        b = s.box(fx, y, fw, 50, f, size=18, bg=INK_SOFT)
-        boxes.append(b)
-        s.box(lx, y + 4, lw, 42, lib, size=16, stroke=CONTEXT, bg=CONTEXT_SOFT, color=INK)
-        s.line([(fx + fw + 4, y + 25), (lx - 4, y + 25)], stroke=CONTEXT)
-        y += 66
-    s.box(fx - 10, 52, fw + 20, y - 52 + 4, stroke=INK, dashed=True, rounded=True)
-    s.text(fx, 58, "PyTorch", size=18, color=INK)
-    top, ops = boxes[0], boxes[-1]
-    # two floors at once: the model (nn.Module) and its kernels (op list)
-    uy = y + 26
-    s.box(fx + 30, uy, 120, 44, "unsloth", size=18, stroke=CONTEXT, bg=CONTEXT_SOFT, color=INK)
-    s.line([(fx + 90, uy - 4), (fx + 90, ops["y"] + 54)], stroke=CONTEXT)
-    s.line([(fx + 26, uy + 22), (22, uy + 22), (22, top["y"] + 30), (fx - 4, top["y"] + 30)], stroke=CONTEXT)
-    s.text(lx - 40, uy + 2, "two floors at once:\nthe model and its kernels", size=16, color=CONTEXT)
-    # only the weights file
-    wy = uy + 96
-    w = s.box(fx, wy, fw, 50, "model.safetensors", size=18, stroke=SUBJECT, bg=SUBJECT_SOFT, color=INK,
-              width=3)
-    s.arrow([(fx - 4, top["y"] + 12), (6, top["y"] + 12), (6, wy + 25), (fx - 4, wy + 25)], stroke=SUBJECT,
-            width=3, bind=(top, w))
-    s.text(18, wy - 32, "save(): the weights", size=16, color=SUBJECT)
-    ext = s.box(lx + 24, wy + 4, lw - 24, 42, "llama.cpp, MLX", size=18, stroke=CONTEXT, bg="transparent",
-                dashed=True, color=INK)
-    s.arrow([(fx + fw + 4, wy + 25), (lx + 20, wy + 25)], stroke=SUBJECT, dashed=True, bind=(w, ext))
-    s.text(lx + 12 + lw / 2, wy + 56, "only the weights file:\nno PyTorch at all", size=16, color=CONTEXT,
-           align="center")
-    return s
-
-
 def two_clocks() -> Scene:
     s = Scene("two-clocks")
     s.text(W / 2, 0, "Two clocks", size=28, align="center")
@@ -272,8 +196,7 @@ def saved_tensors() -> Scene:
     return s
 
 
-SCENES = ((floors, "floors"), (territory, "territory"), (repo_folders, "repo-folders"),
-          (ecosystem, "ecosystem"), (two_clocks, "two-clocks"), (saved_tensors, "saved-tensors"))
+SCENES = ((floors, "floors"), (territory, "territory"), (two_clocks, "two-clocks"), (saved_tensors, "saved-tensors"))
 
 
 def main() -> None:

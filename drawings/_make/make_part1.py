@@ -119,29 +119,6 @@ def view_or_reshape() -> Scene:
     return s
 
 
-def channels_last() -> Scene:
-    """The same 1 x 3 x 2 x 2 image in NCHW and in channels_last order (value = c*100 + h*10 + w)."""
-    s = Scene("part1-channels-last")
-    s.text(264, 0, "One image, two byte orders", size=24, align="center")
-    s.text(264, 32, "shape (1, 3, 2, 2); value = c·100 + h·10 + w", size=16, color=CONTEXT, align="center")
-    nchw = [0, 1, 10, 11, 100, 101, 110, 111, 200, 201, 210, 211]
-    nhwc = [0, 100, 200, 1, 101, 201, 10, 110, 210, 11, 111, 211]
-    shade = {0: (INK, PAPER), 1: (SUBJECT, SUBJECT_SOFT), 2: (CONTEXT, CONTEXT_SOFT)}
-    cw = 44  # wide enough for "200" at 16 without wrapping
-    x0 = 0
-    for row, (name, values, note) in enumerate((
-            ("NCHW (contiguous)", nchw, "a whole plane per channel"),
-            ("channels_last (NHWC)", nhwc, "the 3 channels of a pixel together"))):
-        y = 76 + row * 124
-        s.text(x0, y, name, size=20)
-        for i, v in enumerate(values):
-            stroke, bg = shade[v // 100]
-            s.box(x0 + i * cw, y + 30, cw, 40, str(v), size=16, stroke=stroke, bg=bg, rounded=False, color=INK)
-        s.text(x0, y + 76, note, size=16, color=CONTEXT)
-    s.text(264, 332, "same shape and values; other strides", size=18, align="center")
-    return s
-
-
 def float_bits() -> Scene:
     """float32, float16 and bfloat16 as bit fields, one unit per bit."""
     s = Scene("part1-float-bits")
@@ -194,7 +171,6 @@ SCENES = (
     (strides_walk, "part1-strides-walk"),
     (transpose, "part1-transpose"),
     (view_or_reshape, "part1-view-or-reshape"),
-    (channels_last, "part1-channels-last"),
     (float_bits, "part1-float-bits"),
     (broadcast, "part1-broadcast"),
 )

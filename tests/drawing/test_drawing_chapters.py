@@ -31,6 +31,15 @@ def test_the_chapter_shows_every_one_of_its_drawings_and_nothing_missing(prefix)
     assert used == drawn
 
 
+def test_every_committed_drawing_is_shown_by_a_page():
+    """A scene no page shows is dead weight: the author edits it, the reader never sees it."""
+    shown = set()
+    for page in (ROOT / "docs").rglob("*.md"):
+        shown |= set(re.findall(r"^src: ([\w./-]+\.excalidraw)$", page.read_text(), re.M))
+    committed = {p.name for p in (ROOT / "drawings").glob("*.excalidraw")}
+    assert committed - shown == set(), "drawings no page shows: delete them or show them"
+
+
 @pytest.mark.parametrize("name", DRAWINGS)
 def test_the_drawing_is_a_real_scene(name):
     data = _scene(name)

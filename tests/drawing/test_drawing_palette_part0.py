@@ -13,7 +13,7 @@ from build_hooks.drawing import render_svg
 from build_hooks.drawing.palette import Palette, dark_variant
 
 ROOT = Path(__file__).resolve().parents[2]
-PART0 = ["floors", "territory", "repo-folders", "ecosystem", "two-clocks", "saved-tensors"]
+PART0 = ["floors", "territory", "two-clocks", "saved-tensors"]
 
 
 @pytest.mark.parametrize("color,role", [
@@ -111,10 +111,6 @@ EXPECTED_TEXT = {
                "Device runtime", "The chip"],
     "territory": ["Python API", "The boundary", "Dispatcher", "kernels, per backend", "allocators and runtimes",
                   "dispatch path:"],
-    "repo-folders": ["pytorch/", "torch/", "torch/csrc/", "aten/", "c10/", "torchgen/", "floor 1",
-                     "floors 2 and 4", "floors 3 and 5"],
-    "ecosystem": ["nn.Module", "transformers, diffusers, timm", "lightning, accelerate", "deepspeed",
-                  "vllm, sglang", "flash-attention, torchvision ops", "unsloth", "llama.cpp, MLX"],
     "two-clocks": ["Python's clock", "the device's clock", "matmul", ".item()", "waiting"],
     "saved-tensors": ["SumBackward0", "AddmmBackward0", "ReluBackward0", "AccumulateGrad", "saved: x",
                       "saved: result"],
