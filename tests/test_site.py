@@ -151,7 +151,7 @@ def test_every_proof_has_a_valid_notebook_a_row_in_the_index_and_its_exercise(bu
         exercises = re.findall(r'<li class="ldr-exercise" id="exercise-([a-z0-9_]+)"', html)
         assert len(exercises) == len(set(exercises)) >= count
         for name in exercises:
-            assert f'href="../proofs/{name}.ipynb" download="{name}.ipynb"' in html
+            assert f'href="../proofs/{name}.ipynb" download' in html
     part0 = page(root, "part-00-the-map")
     assert ("<p><strong>The toll.</strong> Predict how many elements an add needs before it takes twice as long as\n"
             "a one-element add on your machine.") in part0

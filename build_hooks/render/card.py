@@ -119,7 +119,7 @@ def needs_phrase(proof: Proof, download_href: str) -> str:
     """The run line's needs: nothing but torch (or Python), or torch and the local helpers (as
     links)."""
     folder = download_href.rsplit("/", 1)[0] + "/" if "/" in download_href else ""
-    links = [f'<a class="ldr-proof__helper" href="{escape(folder + name)}" download="{escape(name)}">'
+    links = [f'<a class="ldr-proof__helper" href="{escape(folder + name)}" download>'
              f"<code>{escape(name)}</code></a>" for name, _ in proof.helpers]
     return needs(proof.torch, links)
 
@@ -128,7 +128,7 @@ def notebook_link(proof: Proof, download_href: str) -> str:
     """The same proof as a notebook, published beside the script (site/downloads.py)."""
     folder = download_href.rsplit("/", 1)[0] + "/" if "/" in download_href else ""
     name = f"{proof.name}.ipynb"
-    return (f'<a class="ldr-proof__notebook" href="{escape(folder + name)}" download="{escape(name)}">'
+    return (f'<a class="ldr-proof__notebook" href="{escape(folder + name)}" download>'
             f"or as a notebook, <code>{escape(name)}</code></a>")
 
 
@@ -192,7 +192,7 @@ def render_card(proof: Proof, records: dict[str, ProofData], download_href: str,
         parts.append(f'<p class="ldr-proof__provenance">{where}{provenance_line(primary)}</p>')
     parts.append(
         f'<p class="ldr-proof__run"><a class="ldr-proof__download" href="{escape(download_href)}" '
-        f'download="{escape(proof.path.name)}">Download and run it</a> '
+        f'download>Download and run it</a> '
         f"<code>python {escape(proof.path.name)}</code> "
         f'<span class="ldr-proof__needs">{needs_phrase(proof, download_href)}</span> · '
         f'{notebook_link(proof, download_href)}</p>'

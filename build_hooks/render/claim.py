@@ -86,7 +86,7 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
               f'<a href="{href}">proof {escape(name)}</a>, measured {escape(p.measured_at[:10])} on '
               f'{escape(p.device)}:</p><code class="ldr-claim__values">{values}</code>')
     if result.holds:
-        return _mark("proof", name, options, f"claim checked against {under}", detail)
+        return _mark("proof", name, options, f"checked against {under}", detail)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<div class="ldr-claim ldr-claim--broken" data-proof="{escape(name, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">'
@@ -102,7 +102,7 @@ def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> st
     say = str(options.get("say") or "").strip()
     against = against[0].upper() + against[1:]
     statement = f'<p class="ldr-claim__say">{escape(say)}</p>' if say else ""
-    detail = detail.replace(">Check ", f">{escape(against)} on every build: check ", 1)
+    detail = detail.replace(">Check ", f">{escape(against)} on every build: ", 1)
     return (f'<details class="ldr-claim" data-{kind}="{escape(ident, quote=True)}" data-holds="true">'
             f'<summary>checked</summary>{statement}{detail}</details>')
 
@@ -170,7 +170,7 @@ def render_quote_claim(options: dict, ctx) -> str:
     detail = (f'<p class="ldr-claim__check">Check <code>{escape(check)}</code> on the quote '
               f'<code>{escape(ident)}</code> of <code>{escape(where)}</code>.</p>')
     if result.holds:
-        return _mark("quote", ident, options, f"claim checked against the source of torch {found.torch}", detail)
+        return _mark("quote", ident, options, f"checked against the source of torch {found.torch}", detail)
     say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<div class="ldr-claim ldr-claim--broken" data-quote="{escape(ident, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds for the '

@@ -121,7 +121,7 @@ def render_page(proof: Proof, code: str, card_href: str | None) -> str:
     lines = line_count(proof.source)
     back = (f'<a href="{escape(card_href)}">&larr; Back to the card</a>' if card_href
             else '<a href="../index.html">&larr; Back to the site</a>')  # with or without directory URLs
-    needs = what_it_needs(proof.torch, [f'<a href="{escape(helper)}" download="{escape(helper)}"><code>'
+    needs = what_it_needs(proof.torch, [f'<a href="{escape(helper)}" download><code>'
                                         f"{escape(helper)}</code></a>" for helper, _ in proof.helpers])
     numbers = "\n".join(str(n) for n in range(1, lines + 1))
     return (
@@ -132,8 +132,8 @@ def render_page(proof: Proof, code: str, card_href: str | None) -> str:
         f"<style>\n{STYLE}</style>\n</head>\n<body>\n<header>\n"
         f'<p class="back">{back}</p>\n<p class="label">Proof source</p>\n'
         f"<h1>{inline_code(proof.title)}</h1>\n"
-        f'<p class="get"><a href="{escape(script)}" download="{escape(script)}">Download <code>{escape(script)}'
-        f'</code></a>, {needs} · <a href="{escape(name)}.ipynb" download="{escape(name)}.ipynb">or as a '
+        f'<p class="get"><a href="{escape(script)}" download>Download <code>{escape(script)}'
+        f'</code></a>, {needs} · <a href="{escape(name)}.ipynb" download>or as a '
         f"notebook, <code>{escape(name)}.ipynb</code></a></p>\n</header>\n<main>\n"
         f'<p class="file"><code>proofs/{escape(script)}</code> · {lines} line{"" if lines == 1 else "s"}</p>\n'
         f'<div class="src" tabindex="0" role="region" aria-label="proofs/{escape(script)}">'

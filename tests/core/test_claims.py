@@ -167,7 +167,7 @@ def test_a_claim_that_holds_is_a_quiet_mark_that_opens_onto_its_check(toll, md):
     detail = html.split("</summary>", 1)[1]
     assert detail.startswith('<p class="ldr-claim__say">A big add costs over a hundred small ones.</p>'
                              '<p class="ldr-claim__check">'
-                             f"Claim checked against torch {PIN} (cpu) on every build: check <code>TOLL.large_us "
+                             f"Checked against torch {PIN} (cpu) on every build: <code>TOLL.large_us "
                              '&gt; 100 * TOLL.small_us</code> on the data of <a href="#proof-toll">proof toll</a>')
     # the values it read, a line each, in one element
     assert '<code class="ldr-claim__values">TOLL.large_us = 1,780\nTOLL.small_us = 4.1</code>' in detail

@@ -110,7 +110,7 @@ def test_card_parts(toll, md):
     assert ('<p class="ldr-proof__source"><a href="proofs/toll.py.html">Source: <code>proofs/toll.py</code> · '
             f'{lines}&nbsp;lines</a></p>') in html
     assert "<details" not in html and 'class="highlight' not in html and '<span class="k' not in html
-    assert '<a class="ldr-proof__download" href="proofs/toll.py" download="toll.py">Download and run it</a>' in html
+    assert '<a class="ldr-proof__download" href="proofs/toll.py" download>Download and run it</a>' in html
     assert re.search(r'<p class="ldr-proof__provenance">torch ' + re.escape(PIN)
                      + r' · <span class="ldr-proof__device">cpu: .+'
                      r'</span> · Python 3\.\d+\.\d+ · Linux \w+ · measured <time datetime="\d{4}-\d\d-\d\d">', html)

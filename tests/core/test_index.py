@@ -93,11 +93,11 @@ def test_index_lists_every_proof_with_its_pages_quotes_records_and_history(site)
     # The question, linked to the card; both downloads.
     assert ('<a class="ldr-index__title" href="../part/#proof-toll">What does one &lt;b&gt;op&lt;/b&gt; cost?</a>'
             in toll)
-    assert '<a class="ldr-index__download" href="../proofs/toll.py" download="toll.py">.py</a>' in toll
+    assert '<a class="ldr-index__download" href="../proofs/toll.py" download>.py</a>' in toll
     # A title's `backticks` are code, as on the card (everything else stays escaped).
     assert re.search(r'<a class="ldr-index__title" href="[^"]+">How many bits does <code>torch\.half</code> '
                      r'hold\?</a>', found["bits"]), found["bits"]
-    assert '<a class="ldr-index__download" href="../proofs/toll.ipynb" download="toll.ipynb">.ipynb</a>' in toll
+    assert '<a class="ldr-index__download" href="../proofs/toll.ipynb" download>.ipynb</a>' in toll
     # Pages in site order: the home page (a value, no card: linked to the page) then the part.
     pages = re.findall(r'<li><a href="([^"]*)" title="(docs/[^"]+)">([^<]*)</a>: ([^\n]*)', toll)
     assert pages == [("../", "docs/index.md", "Home", "1 value"),
@@ -149,8 +149,8 @@ def test_exercises_keep_the_authors_words_and_add_the_proofs_without_text(site):
     # the proof's line: its title and both downloads, as text (no element that only styles)
     assert ('<p class="ldr-exercise__proof">The proof: '
             '<a href="#proof-toll">What does one &lt;b&gt;op&lt;/b&gt; cost?</a> · '
-            '<a class="ldr-exercise__download" href="../proofs/toll.py" download="toll.py">toll.py</a> · '
-            '<a class="ldr-exercise__download" href="../proofs/toll.ipynb" download="toll.ipynb">'
+            '<a class="ldr-exercise__download" href="../proofs/toll.py" download>toll.py</a> · '
+            '<a class="ldr-exercise__download" href="../proofs/toll.ipynb" download>'
             'toll.ipynb</a></p>') in toll
     # bits has no card anywhere: its links go to the script.
     assert bits.startswith('\n<p><strong>How many bits does <code>torch.half</code> hold?</strong> Predict what ')

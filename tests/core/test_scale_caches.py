@@ -144,7 +144,7 @@ def test_what_a_claim_checked_and_a_quotes_lines_leave_the_searchable_page():
     detail = ('<p class="ldr-claim__check">Check <code>A.b &gt; 1</code> on the data of <a href="#proof-a">proof '
               '<code>a</code></a>, measured 2026-01-01 on a CPU:</p>'
               '<code class="ldr-claim__values">A.b = 2\nA.c = <i>3</i></code>')
-    claim = _mark("proof", "a", {"say": "Twice as big."}, "claim checked against torch 2.0.0 (cpu)", detail)
+    claim = _mark("proof", "a", {"say": "Twice as big."}, "checked against torch 2.0.0 (cpu)", detail)
     quote = render_quote(Quote("torch/x.py", "torch/x.py", 3, 4, ("def gather_everything():", "    pass"), "2.0.0"),
                          "Where it gathers.")
     parts = split(claim + quote)

@@ -20,7 +20,10 @@ from build_hooks.series.instruments._common import compact, embed_json
 
 
 def marks(html: str) -> list[str]:
-    return re.findall(r'class="ldr-mark[ "][^>]*data-i="(\d+)"', html)
+    """Each mark's number, in the page's order: its data-i, or its place where the script counts
+    them in order (library sizes' rows carry none)."""
+    found = re.findall(r'<\w+ class="ldr-mark[ "][^>]*>', html)
+    return [m.group(1) if (m := re.search(r'data-i="(\d+)"', tag)) else str(k) for k, tag in enumerate(found)]
 
 
 def embedded(html: str) -> dict:

@@ -72,21 +72,20 @@ def render_svg(files: list[dict]) -> str:
     span = W - PAD - RIGHT
     h = PAD * 2 + ROW * len(files)
     # A picture (role img) until the script makes each row a button: then the script turns the
-    # svg into a group (a button inside an img is nested interactive) and each row's hover title
-    # into the readout, so a row's accessible name is its visible text (name, size), nothing else.
+    # svg into a group (a button inside an img is nested interactive), and a row's accessible
+    # name is its visible text (name, size). A row's folder and exact bytes are the readout's,
+    # from the embedded record (and the card's output), not a hover title repeating them.
     parts = [f'<svg class="ldr-plot" viewBox="0 0 {W} {h}" role="img" aria-label="Size of each compiled library file">']
     for i, f in enumerate(files):
         y = PAD + i * ROW
         bw = max(1.5, f["bytes"] / top * span)
         kind = f.get("kind", "file")
-        where = f["folder"] if kind == "rest" else f'{f["folder"]}/{f["name"]}'
         # the space between the two texts keeps name and size apart in the row's text content; an
         # unseen rectangle makes the whole row the target (24 px tall or more on a phone), not
         # only its ink
         parts.append(
-            f'<g class="ldr-mark ldr-mark--{kind}" data-i="{i}"><title>'
-            f'{esc(where)}: {count(int(f["bytes"]), "byte")}</title>'
-            f'<rect class="ldr-row-target" x="0" y="{y}" width="{W}" height="{ROW}" fill="transparent"/>'
+            f'<g class="ldr-mark ldr-mark--{kind}">'
+            f'<rect class="ldr-row-target" y="{y}" width="{W}" height="{ROW}" fill="transparent"/>'
             f'<text class="ldr-row-label" x="{PAD}" y="{y + 14}">{esc(f["name"])}</text> '
             f'<rect class="ldr-bar" x="{PAD}" y="{y + 19}" width="{bw:.1f}" height="12"/>'
             f'<text class="ldr-value" x="{PAD + bw + 5:.1f}" y="{y + 29.5:.1f}">{esc(human_bytes(f["bytes"]))}</text>'

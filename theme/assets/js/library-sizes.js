@@ -23,9 +23,7 @@
     // makes its children presentational, and a button inside it is nested interactive).
     if (svg) svg.setAttribute("role", "group");
     marks.forEach(function (m, k) {
-      // the readout replaces the hover title (folder and exact bytes), so a row's text is
-      // only what it shows, and its accessible name is exactly that: name, size
-      ldr.all(m, "title").forEach(function (t) { t.remove(); });
+      // a row's accessible name is what it shows: name, size (the readout adds the rest)
       var texts = ldr.all(m, "text").map(function (t) { return t.textContent; });
       m.setAttribute("role", "button");
       m.setAttribute("aria-label", texts.join(", "));
