@@ -43,7 +43,7 @@ from build_hooks.store.history import all_versions, corrupt_files, current_versi
 from build_hooks.store.quotestore import QuoteDrift
 from build_hooks.store.schema import version_dir
 from build_hooks.store.store import Store
-from build_hooks.upgrade.claims import FoundClaim
+from build_hooks.upgrade.claims import FoundClaim, evaluate, find_claims
 from build_hooks.upgrade.diff import quotes
 from build_hooks.upgrade.proofdrift import ClaimDrift, ProofDrift, compare
 from build_hooks.upgrade.quotedrift import quote_drift
@@ -53,11 +53,8 @@ FORMAT = 1
 
 # -- the claims interface (build_hooks/upgrade/claims.py), behind one adapter ----------------------
 def claims_api():
-    """(evaluate, find_claims) from claims.py, or None where that module is absent."""
-    try:
-        from build_hooks.upgrade.claims import evaluate, find_claims
-    except ImportError:
-        return None
+    """(evaluate, find_claims): how drift and the corrections notes read and check claims (a
+    test hands in its own pair, or None to leave claims out)."""
     return evaluate, find_claims
 
 
@@ -80,17 +77,8 @@ def page_claims(root: Path, api, docs: Path | None = None) -> list[tuple[str, st
 
 
 def found_claims(api, text: str) -> list[FoundClaim]:
-    """claims.find_claims as :class:`FoundClaim` records, whether it yields them, objects with
-    ``line``, ``proof``, ``check`` (and ``say``), or (line, proof, check) tuples."""
-    if api is None:
-        return []
-    out = []
-    for item in api[1](text):
-        if all(hasattr(item, name) for name in ("line", "proof", "check")):
-            item = (item.line, item.proof, item.check, getattr(item, "say", ""))
-        line, proof, check, *say = item
-        out.append(FoundClaim(int(line), str(proof), str(check), str(say[0] if say else "")))
-    return out
+    """The page's claims (none when ``api`` is None)."""
+    return [] if api is None else list(api[1](text))
 
 
 def holds(api, check: str, data: dict) -> bool | None:

@@ -231,9 +231,8 @@ to: {PIN}
     assert 'id="toll"' in html  # the anchor the note links to is the heading\'s own
     assert "TOLL.<wbr>large_us" not in note  # moved within its measured noise
     assert "rounded" not in note  # 2.01 -> 2.04 reads "2.0" both times on the page
-    if drift.claims_api() is not None:
-        assert said.endswith('1 claim that did not hold under torch 2.12.0 holds now, in <a href="#toll">Toll</a>.')
-        assert "claim holds now: <code>TOLL.small_us &gt; 1.3</code>" in detail
+    assert said.endswith('1 claim that did not hold under torch 2.12.0 holds now, in <a href="#toll">Toll</a>.')
+    assert "claim holds now: <code>TOLL.small_us &gt; 1.3</code>" in detail
     assert "ldr-corrections" not in project.html("plain")
 
 
@@ -452,8 +451,7 @@ def test_a_summary_report_links_each_proof_to_its_section_of_the_full_report(pro
     assert '<td data-label="values">2 moved, 1 new (+2 within noise)</td>' in row
     assert '<td data-label="largest"><code>TOLL.small_us</code> ×1.25</td>' in row
     assert '<td data-label="printed">1 line removed, 2 lines added</td>' in row
-    if drift.claims_api() is not None:
-        assert '<td data-label="claims">1 holds now</td>' in row
+    assert '<td data-label="claims">1 holds now</td>' in row
     assert "&lt;script&gt;" not in section and "<script>" not in section  # output lines stay on the full page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in full
 
