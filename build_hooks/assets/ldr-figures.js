@@ -189,13 +189,18 @@
     // row that the download link already holds, so nothing below it moves; it names the drawing
     // by the first sentence of its caption (or of its description), not by the whole description
     var named = (title || svg.getAttribute("aria-label") || "drawing").split(/[.:;](?:\s|$)/)[0];
-    var b = button("ldr-figure-open", "Enlarge", "Enlarge the drawing: " + named,
-                   function () { open(svg, b, title); });
+    // the drawing is looked up when it is opened, never kept: a script may have put another
+    // element in its place since (ldr-figure-files.js draws a file's <img> as an <svg>)
+    function openHere() {
+      var now = figure.querySelector("svg.ldr-drawing");
+      if (now) open(now, b, title);
+    }
+    var b = button("ldr-figure-open", "Enlarge", "Enlarge the drawing: " + named, openHere);
     var row = figure.querySelector(".ldr-figure-tools");
     if (row) row.insertBefore(b, row.firstChild); else svg.parentNode.insertBefore(b, svg.nextSibling);
-    svg.classList.add("ldr-drawing--zoomable");
-    svg.addEventListener("click", function () {
-      if (!svg.closest("dialog")) open(svg, b, title);
+    // a tap on the drawing opens it too; while it is open it sits in the dialog, outside the figure
+    figure.addEventListener("click", function (e) {
+      if (e.target.closest && e.target.closest("svg.ldr-drawing")) openHere();
     });
     figure.setAttribute("data-ldr-ready", "");
   }
