@@ -28,6 +28,7 @@ from pathlib import Path
 from build_hooks.core.cache import file_stamp
 from build_hooks.core.errors import LdrError
 from build_hooks.core.safefs import UnsafeFile, check_regular, read_bytes
+from build_hooks.proofs import book
 from build_hooks.proofs.imports import imports_torch, local_imports
 
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -212,9 +213,19 @@ def load_proof(path: Path) -> Proof:
 
 
 def _parse(path: Path) -> Proof:
-    """A proof read from its file (``ast``; kept in memory by the caller while the file is unchanged)."""
+    """A proof read from its file (``ast``, unless the proof book holds its bytes: book.py; kept
+    in memory by the caller while the file is unchanged)."""
     raw = read_script(path)
-    return _parse_source(path, raw, path.stem)
+    sha = script_hash(raw)
+    found = book.key(sha, path.stem)
+    parsed = book.recall(found)
+    if parsed is None:
+        read = _read(path, raw, path.stem)
+        if isinstance(read, Proof):
+            return read  # a syntax error: not kept, so it is found and reported on every build
+        parsed = read
+        book.learn(found, parsed)
+    return _proof(path, raw, sha, path.stem, parsed)
 
 
 def _check_utf8(path: Path, raw: bytes) -> None:
@@ -237,7 +248,9 @@ def _check_utf8(path: Path, raw: bytes) -> None:
                    "and remove any coding line that names another encoding")
 
 
-def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
+def _read(path: Path, raw: bytes, stem: str) -> book.Parsed | Proof:
+    """What the proof's syntax tree says; a Proof naming the problem for a syntax error (a bad
+    ``PROOF`` raises, naming the fix)."""
     _check_utf8(path, raw)
     try:
         tree = ast.parse(raw, filename=str(path))
@@ -247,23 +260,26 @@ def _parse_source(path: Path, raw: bytes, stem: str) -> Proof:
                      problems=(f"{path}:{exc.lineno}: syntax error: {exc.msg}",),
                      text=raw.decode("utf-8", errors="replace"))
     title, purpose = _docstring(tree, stem)
-    options = _options(tree, path)
     lines = raw.decode("utf-8", errors="replace").splitlines()
-    torch = imports_torch(tree)
+    return book.Parsed(title, purpose, _options(tree, path), local_imports(tree, lines), imports_torch(tree))
+
+
+def _proof(path: Path, raw: bytes, sha: str, stem: str, parsed: book.Parsed) -> Proof:
+    options = parsed.options
     return Proof(
         name=stem,
         path=path,
-        sha256=script_hash(raw),
-        title=title,
-        purpose=purpose,
+        sha256=sha,
+        title=parsed.title,
+        purpose=parsed.purpose,
         timeout=float(options.get("timeout", DEFAULT_TIMEOUT)),
         accelerator=options.get("accelerator", "none"),
         parallel=bool(options.get("parallel", False)),
         output_cap=int(options.get("output_cap", DEFAULT_OUTPUT_CAP)),
         allow_unmeasured=bool(options.get("allow_unmeasured", False)),
-        imports=local_imports(tree, lines),
-        torch=torch,
-        own_torch=torch,
+        imports=parsed.imports,
+        torch=parsed.own_torch,
+        own_torch=parsed.own_torch,
         text=raw.decode("utf-8", errors="replace"),
     )
 

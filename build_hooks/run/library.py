@@ -12,6 +12,7 @@ from pathlib import Path
 
 from build_hooks.config import Layout, cache_dir
 from build_hooks.core.errors import DirectiveError, StoreError
+from build_hooks.proofs.book import ProofBook
 from build_hooks.proofs.discovery import Proof, discover, helper_changes
 from build_hooks.proofs.pin import optional_pin, pinned_torch, public_version
 from build_hooks.proofs.records import FailureNote, ProofData, Provenance
@@ -52,6 +53,7 @@ class Library:
             store = Store(self.proofs_dir, self.layout.results)
         self.store = store
         self.lock_path = cache_dir(self.root) / "store.lock"
+        self.book = ProofBook(self.root)
         self.python, self.mode, self.slots = python, mode, slots
         self.pin: str | None = None  # set by refresh()
         self.proofs: dict[str, Proof] = {}
@@ -63,7 +65,9 @@ class Library:
 
     # -- state ---------------------------------------------------------------
     def refresh(self) -> None:
+        self.book.open()  # what earlier builds read of each proof (proofs/book.py)
         self.proofs = discover(self.proofs_dir)
+        self.book.close(set(self.proofs))
         # Only a proof that imports torch needs the pin (find_pin's error names where it looked).
         if any(proof.torch for proof in self.proofs.values()):
             self.pin = pinned_torch(self.root, self.layout.torch)
