@@ -35,7 +35,8 @@ COUNTING = textwrap.dedent('''\
     sys.exit(code)
 ''')
 
-PAGE = "# One\n\nIt costs {{ cost.DATA.us }} us, and {{ other.DATA.n }}.\n\n```proof\ncost\n```\n\n```proof\nother\n```\n"
+PAGE = ("# One\n\nIt costs {{ cost.DATA.us }} us, and {{ other.DATA.n }}.\n\n"
+        "```proof\ncost\n```\n\n```proof\nother\n```\n")
 COST = 'import json\nPROOF = {"timeout": 30, "tolerance": {"DATA.us": 0.2}}\nprint("DATA=" + json.dumps({"us": 0.5}))\n'
 OTHER = 'import json\nprint("DATA=" + json.dumps({"n": 3}))\n'
 
