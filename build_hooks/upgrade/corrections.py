@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
@@ -46,6 +47,30 @@ from build_hooks.upgrade.shown import show_value
 KEYS = {"torch", "date", "note"}
 
 
+class ValueChange(NamedTuple):
+    """A value the page quotes that moved: ``what`` is ``proof.KEY``, ``old`` and ``new`` as shown."""
+    where: Section | None  # the section of the page it sits in (None: the opening)
+    what: str
+    old: str
+    new: str
+
+
+class ClaimChange(NamedTuple):
+    """A claim whose truth moved: ``status`` is "broke", "holds now" or "new" (the old record
+    lacks a value the check reads)."""
+    where: Section | None
+    status: str
+    check: str
+    say: str
+
+
+class QuoteChange(NamedTuple):
+    """A source quote of the page that changed (``status`` "changed") or no longer matches ("gone")."""
+    where: Section | None
+    status: str
+    file: str
+
+
 @dataclass
 class Upgrade:
     from_version: str | None
@@ -53,19 +78,18 @@ class Upgrade:
     date: str = ""
     note: str = ""
     # Where each change sits is the section of the page (a heading the reader can see), not a line.
-    values: list[tuple[Section | None, str, str, str]] = field(default_factory=list)  # where, what, old, new
-    claims: list[tuple[Section | None, str, str, str]] = field(default_factory=list)  # where, status, check, say
-    # status: "broke", "holds now" or "new" (the old record lacks a value the check reads)
-    quotes: list[tuple[Section | None, str, str]] = field(default_factory=list)  # where, status, file
+    values: list[ValueChange] = field(default_factory=list)
+    claims: list[ClaimChange] = field(default_factory=list)
+    quotes: list[QuoteChange] = field(default_factory=list)
     recorded: bool = True
 
-    def changed_values(self) -> list[tuple[Section | None, str, str, str]]:
+    def changed_values(self) -> list[ValueChange]:
         """The values, each (section, key) once: a page may quote one number twice in a section."""
         seen, out = set(), []
         for where, what, old, new in self.values:
             if (where, what) not in seen:
                 seen.add((where, what))
-                out.append((where, what, old, new))
+                out.append(ValueChange(where, what, old, new))
         return out
 
     def summary(self) -> list[Change]:
@@ -160,7 +184,7 @@ def shown(value, fmt: str, show=None, among=()) -> str:
 
 
 def quote_changes(layout: Layout, page_text: str, page: str | None, before: str, after: str,
-                  headings) -> list[tuple[Section | None, str, str]]:
+                  headings) -> list[QuoteChange]:
     """The source quotes of this page whose lines changed (or that no longer match) between two
     versions, each at the section of its fence (quotedrift.py finds them)."""
     if page is None or "source" not in page_text:
@@ -172,7 +196,7 @@ def quote_changes(layout: Layout, page_text: str, page: str | None, before: str,
         if change.status in ("changed", "gone") and layout.page(page) in change.at and change.key in lines:
             kept = change.old or change.new
             where = kept.repo or kept.file if kept else change.key
-            out.append((section_at(headings, lines[change.key]), change.status, where))
+            out.append(QuoteChange(section_at(headings, lines[change.key]), change.status, where))
     return out
 
 
@@ -253,11 +277,11 @@ def upgrades(root: Path, page_text: str, notes: dict[str, dict], api="auto", lay
             moved = _moved_value(store, proofs, (before, after), old, new, quote, show)
             if moved is not None:
                 line, proof, _device, key, _fmt = quote
-                upgrade.values.append((section_at(headings, line), f"{proof}.{key}", *moved))
+                upgrade.values.append(ValueChange(section_at(headings, line), f"{proof}.{key}", *moved))
         for claim in claims:
             turn = _claim_turn(api, old, new, claim.proof, claim.check)
             if turn is not None:
-                upgrade.claims.append((section_at(headings, claim.line), turn, claim.check, claim.say))
+                upgrade.claims.append(ClaimChange(section_at(headings, claim.line), turn, claim.check, claim.say))
         upgrade.quotes = quote_changes(layout, page_text, page, before, after, headings)
         out.append(upgrade)
     for version, note in notes.items():
