@@ -177,3 +177,61 @@ def test_the_drift_reports_tables_and_the_proofs_index_lists_leave_the_searchabl
     assert "<ul" not in "".join(parts[0::2])  # a nested list is deferred with the list that holds it
     stash: dict[str, str] = {}
     assert restore(join(parts, stash), stash) == drift + index + card
+
+
+def test_our_elements_reach_the_search_plugin_as_their_text_and_come_back_whole():
+    from build_hooks.site.defer import as_text, defer
+
+    card = ('<section class="ldr-proof" id="proof-v"><header><p class="ldr-proof__title"><a href="#proof-v">Views '
+            'share storage</a></p></header><pre class="ldr-proof__output"><code>' + "line\n" * 300 + '</code></pre>'
+            '</section>')
+    prose = ('<p class="ldr-claimed">It is <span class="ldr-value" data-proof="v" tabindex="0" title="v: X = 2">2 '
+             'bytes</span> with <code>x.stride()</code>.</p>')
+    claim = ('<details class="ldr-claim" data-proof="v"><summary>checked</summary><p class="ldr-claim__say">a &lt; b '
+             'and <em>c</em></p></details>')
+    report = '<div class="ldr-drift"><h2 id="moved">Moved</h2><p class="ldr-drift__say">It moved.</p></div>'
+    void = '<img class="ldr-drawing-file" src="f.svg" alt="A drawing"><hr class="ldr-rule"/>'
+    page = f"<h1>T</h1>{card}<p>Plain <code>code</code>.</p>{prose}{claim}{report}{void}<p>end</p>"
+    html, stash = defer(page)
+    held = dict(stash)
+    text = as_text(html, stash)
+    # what the search plugin reads: our elements as text, between markers; no tag of theirs is left
+    assert "Views share storage" in text and "a &lt; b and c" in text and "2 bytes" in text
+    assert 'class="ldr-proof' not in text and 'class="ldr-claim"' not in text and "<em>" not in text
+    assert 'class="ldr-value' not in text and "<summary>" not in text
+    # prose keeps its markup, a heading stays a heading (the search plugin starts a section there),
+    # and what holds one keeps its tags: only the elements inside it become text
+    assert "<p>Plain <code>code</code>.</p>" in text and '<p class="ldr-claimed">It is' in text
+    assert "<code>x.stride()</code>" in text
+    assert '<h2 id="moved">Moved</h2>' in text and '<div class="ldr-drift">' in text
+    assert 'class="ldr-drift__say"' not in text and "It moved." in text
+    assert void in text  # an element with no end tag has no text to give
+    assert len(stash) > len(held)
+    assert restore(text, stash) == page
+    # a text marker whose text was changed is left as it is, never half put back
+    bent = text.replace("Views share storage", "Views <b>share</b> storage")
+    assert "Views <b>share</b> storage" in restore(bent, stash)
+
+
+def test_the_built_search_index_reads_our_elements_as_text(project):
+    import json
+    import subprocess
+    import sys
+
+    project.proof("cost", 'import json\nprint("DATA=" + json.dumps({"us": 0.5}))\n',
+                  doc="What one call costs.\n\nTimes one `torch.add` call.")
+    project.page("index.md", "# One\n\n## Cost\n\nIt costs {{ cost.DATA.us }} us.\n\n```proof\ncost\n```\n")
+    config = project.root / "mkdocs.yml"
+    config.write_text(config.read_text().replace("plugins:\n  - ldr", "plugins:\n  - search\n  - ldr"))
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=project.root,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    page = (project.root / "site" / "index.html").read_text()
+    assert "ldr-text" not in page and "ldr-deferred" not in page  # every element came back
+    assert '<span class="ldr-value"' in page and 'class="ldr-proof__title"' in page
+    index = json.loads((project.root / "site" / "search" / "search_index.json").read_text())
+    section = next(d for d in index["docs"] if d["location"].endswith("#cost"))
+    assert "What one call costs" in section["text"] and "0.5" in section["text"]
+    # the card went to the search plugin as text: the code its purpose shows is no markup there
+    assert "torch.add" in section["text"] and "<code>torch.add</code>" not in section["text"]
+    assert '<code>torch.add</code>' in page

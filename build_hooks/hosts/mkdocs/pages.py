@@ -25,7 +25,7 @@ from build_hooks.drawing.fonts import page_fonts
 from build_hooks.hosts.mkdocs.log import guard_hooks, log
 from build_hooks.hosts.mkdocs.macros import HOLD_PRIORITY, RESTORE_PRIORITY
 from build_hooks.site import assets
-from build_hooks.site.defer import restore
+from build_hooks.site.defer import as_text, restore
 from build_hooks.site.lazyfigures import lazy_figures
 
 ANCHOR = re.compile(r'\sid="([^"]+)"')
@@ -96,7 +96,8 @@ class PageEvents:
             page.meta.update(extra)
             for message in warnings:
                 log.warning(message)
-        return html
+        # what the search plugin reads of our elements: their text (site/defer.py, as_text)
+        return as_text(html, self.deferred[page.file.src_uri])
 
     def on_post_page(self, output, page, config):
         html = restore(output, self.deferred.pop(page.file.src_uri, {}))
