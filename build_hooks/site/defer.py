@@ -38,6 +38,17 @@ def _tags(name: str) -> re.Pattern:
     return re.compile(rf"<{name}\b|</{name}>")
 
 
+def _end(html: str, start: int, name: str) -> int | None:
+    """Where the element opened at ``start`` ends (nested elements of its tag are counted);
+    None when it is not closed."""
+    depth = 0
+    for tag in _tags(name).finditer(html, start):
+        depth += -1 if tag.group(0).startswith("</") else 1
+        if depth == 0:
+            return tag.end()
+    return None
+
+
 def split(html: str, min_size: int = 1024) -> list[str]:
     """``[text, block, text, block, ..., text]``: the bulky blocks at odd places, to be swapped
     for placeholders (:func:`join`)."""
@@ -49,14 +60,7 @@ def split(html: str, min_size: int = 1024) -> list[str]:
         if match is None:
             break
         start, opening = match.start(), match.group(0)
-        # The block ends where its element does: nested elements of its tag are counted.
-        name = TAG.match(opening).group(1)  # type: ignore[union-attr]
-        depth, end = 0, None
-        for tag in _tags(name).finditer(html, start):
-            depth += -1 if tag.group(0).startswith("</") else 1
-            if depth == 0:
-                end = tag.end()
-                break
+        end = _end(html, start, TAG.match(opening).group(1))  # type: ignore[union-attr]
         if end is None:  # unbalanced: leave the rest alone
             break
         block = html[start:end]
@@ -128,12 +132,7 @@ def as_text(html: str, stash: dict[str, str]) -> str:
             out.append(html[pos:opened + 1])
             pos = opened + 1
             continue
-        depth, end = 0, None
-        for tag in _tags(name).finditer(html, start):
-            depth += -1 if tag.group(0).startswith("</") else 1
-            if depth == 0:
-                end = tag.end()
-                break
+        end = _end(html, start, name)
         if end is None or HEADING.search(html, start, end):
             out.append(html[pos:opened + 1])  # unbalanced, or holds a heading: look inside it
             pos = opened + 1

@@ -1,6 +1,6 @@
 """A real `mkdocs build` in a process that counts what the build did (the test's script writes
 the counts to a JSON file when the build ends): test_memo.py counts handler calls,
-test_spotbook.py counts page parses."""
+test_spotbook.py page parses, test_proofbook.py proof parses."""
 
 from __future__ import annotations
 
@@ -8,6 +8,22 @@ import json
 import os
 import subprocess
 import sys
+
+BUILD = """
+from mkdocs.__main__ import cli
+out, sys.argv = sys.argv[1], ["mkdocs", "build", "-d", "site", *sys.argv[2:]]
+try:
+    cli()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+with open(out, "w") as handle:
+    json.dump(counts(), handle)
+sys.exit(code)
+"""
+"""The end of a counting script: the build, then what the script's ``counts()`` returns, written
+to the counts file, and the build's exit status."""
 
 
 def counted_build(project, script: str, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import textwrap
 
+from tests.core.countkit import BUILD
 from tests.core.countkit import counted_build as run_counting
 
 COUNTING = textwrap.dedent('''\
@@ -22,18 +23,10 @@ COUNTING = textwrap.dedent('''\
         return _inner(text, kinds, value)
 
     locate._find = counted
-    from mkdocs.__main__ import cli
-    out, sys.argv = sys.argv[1], ["mkdocs", "build", "-d", "site", *sys.argv[2:]]
-    try:
-        cli()
-    except SystemExit as exc:
-        code = exc.code
-    else:
-        code = 0
-    with open(out, "w") as handle:
-        json.dump({"parsed": parsed, "markdown_it": "markdown_it" in sys.modules}, handle)
-    sys.exit(code)
-''')
+
+    def counts():
+        return {"parsed": parsed, "markdown_it": "markdown_it" in sys.modules}
+''') + BUILD
 
 ONE = "# One\n\nIt costs {{ cost.DATA.us }} us.\n\n```proof\ncost\n```\n"
 TWO = "# Two\n\nAgain {{ cost.DATA.us }} us.\n"
