@@ -15,6 +15,9 @@ and so are the drift report's tables of values, output diffs and claim lists (it
 headings stay) and the proofs index's lists of records and of what each page quotes (each proof's
 title and the pages that quote it stay). An instrument is all widget markup and embedded data; its
 title is not worth a search hit either.
+
+What stays searchable of ours goes to the search plugin as text (:func:`as_text`, below), and
+:func:`restore` puts both back when the page is written.
 """
 
 from __future__ import annotations
