@@ -105,14 +105,15 @@ TOKENS = re.compile(r"<!--ldr-deferred-\d+-->")
 # element of ours that holds no heading goes to the search plugin as its text alone, between two
 # markers, and comes back whole when the page is written: 15,159 tags of a 12-chapter site's
 # pages became 5,719 (plain mkdocs-material's pages: 5,432), and the search plugin's time 124 ms
-# became 46 ms. A heading stays markup: the search plugin starts a section at each. A paragraph
+# became 46 ms. A heading stays markup: the search plugin starts a section at each; so does a
+# script, style or template, whose content the search plugin skips and text would not. A paragraph
 # that only carries a claim's mark (``ldr-claimed``) is prose: it keeps its markup, and the values
 # in it go as text.
 OURS = re.compile(r'<([a-z][a-z0-9]*)\b[^>]*?\sclass="(ldr-[^"\s]*)')
 PROSE = frozenset({"ldr-claimed"})
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
                   "track", "wbr"})
-HEADING = re.compile(r"<h[1-6][\s>]")
+HEADING = re.compile(r"<(?:h[1-6]|script|style|template)[\s>]")  # stays markup (see as_text)
 TAGS = re.compile(r"<[^>]*>")
 SPACE = re.compile(r"\s+")
 TEXTS = re.compile(r"<!--ldr-text-(\d+)-->[^<]*<!--/ldr-text-\1-->")

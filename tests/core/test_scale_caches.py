@@ -191,7 +191,9 @@ def test_our_elements_reach_the_search_plugin_as_their_text_and_come_back_whole(
              'and <em>c</em></p></details>')
     report = '<div class="ldr-drift"><h2 id="moved">Moved</h2><p class="ldr-drift__say">It moved.</p></div>'
     void = '<img class="ldr-drawing-file" src="f.svg" alt="A drawing"><hr class="ldr-rule"/>'
-    page = f"<h1>T</h1>{card}<p>Plain <code>code</code>.</p>{prose}{claim}{report}{void}<p>end</p>"
+    widget = ('<div class="ldr-widget"><p class="ldr-widget__say">Drag it.</p>'
+              '<script type="application/json">{"secret": [1, 2]}</script></div>')
+    page = f"<h1>T</h1>{card}<p>Plain <code>code</code>.</p>{prose}{claim}{report}{void}{widget}<p>end</p>"
     html, stash = defer(page)
     held = dict(stash)
     text = as_text(html, stash)
@@ -206,6 +208,8 @@ def test_our_elements_reach_the_search_plugin_as_their_text_and_come_back_whole(
     assert '<h2 id="moved">Moved</h2>' in text and '<div class="ldr-drift">' in text
     assert 'class="ldr-drift__say"' not in text and "It moved." in text
     assert void in text  # an element with no end tag has no text to give
+    # a script's content is no text for the index: what holds one keeps its markup
+    assert '<script type="application/json">{"secret": [1, 2]}</script>' in text and "Drag it." in text
     assert len(stash) > len(held)
     assert restore(text, stash) == page
     # a text marker whose text was changed is left as it is, never half put back
