@@ -86,10 +86,10 @@ class Upgrade:
     def changed_values(self) -> list[ValueChange]:
         """The values, each (section, key) once: a page may quote one number twice in a section."""
         seen, out = set(), []
-        for where, what, old, new in self.values:
-            if (where, what) not in seen:
-                seen.add((where, what))
-                out.append(ValueChange(where, what, old, new))
+        for item in self.values:
+            if (item.where, item.what) not in seen:
+                seen.add((item.where, item.what))
+                out.append(item)
         return out
 
     def summary(self) -> list[Change]:
