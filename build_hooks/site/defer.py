@@ -102,7 +102,7 @@ TOKENS = re.compile(r"<!--ldr-deferred-\d+-->")
 # The markup that stays searchable (a card's title and purpose, captions, a claim's statement,
 # excerpts, values, the corrections note) is still most of the tags on a page of ours, and the
 # search plugin's HTML parser pays for every tag and attribute, though it keeps the text. So each
-# element of ours that holds no heading goes to the search plugin as its text alone, between two
+# element of ours that holds none of those below goes to the search plugin as its text alone, between two
 # markers, and comes back whole when the page is written: 15,159 tags of a 12-chapter site's
 # pages became 5,719 (plain mkdocs-material's pages: 5,432), and the search plugin's time 124 ms
 # became 46 ms. A heading stays markup: the search plugin starts a section at each; so does a
@@ -113,15 +113,15 @@ OURS = re.compile(r'<([a-z][a-z0-9]*)\b[^>]*?\sclass="(ldr-[^"\s]*)')
 PROSE = frozenset({"ldr-claimed"})
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
                   "track", "wbr"})
-HEADING = re.compile(r"<(?:h[1-6]|script|style|template)[\s>]")  # stays markup (see as_text)
+KEEPS_MARKUP = re.compile(r"<(?:h[1-6]|script|style|template)[\s>]")  # what holds one stays markup
 TAGS = re.compile(r"<[^>]*>")
 SPACE = re.compile(r"\s+")
 TEXTS = re.compile(r"<!--ldr-text-(\d+)-->[^<]*<!--/ldr-text-\1-->")
 
 
 def as_text(html: str, stash: dict[str, str]) -> str:
-    """``html`` with each element of ours that holds no heading swapped for its text between
-    two markers; the element goes into ``stash`` (:func:`restore` puts it back)."""
+    """``html`` with each element of ours that holds no heading, script, style or template
+    swapped for its text between two markers; the element goes into ``stash`` (:func:`restore` puts it back)."""
     out: list[str] = []
     pos = 0
     while True:
@@ -137,8 +137,8 @@ def as_text(html: str, stash: dict[str, str]) -> str:
             pos = opened + 1
             continue
         end = _end(html, start, name)
-        if end is None or HEADING.search(html, start, end):
-            out.append(html[pos:opened + 1])  # unbalanced, or holds a heading: look inside it
+        if end is None or KEEPS_MARKUP.search(html, start, end):
+            out.append(html[pos:opened + 1])  # unbalanced, or holds markup that stays: look inside it
             pos = opened + 1
             continue
         number = len(stash)
