@@ -124,7 +124,7 @@
       button("ldr-zoom__out", "\u2212", "Zoom out", function () { zoom(0.8); }),
       button("ldr-zoom__fit", "Fit", "Fit to the screen", fit),
       button("ldr-zoom__in", "+", "Zoom in", function () { zoom(1.25); }),
-      button("ldr-zoom__close", "Close", null, function () { d.close(); }));
+      button("ldr-zoom__close", "Close", null, shut));
     d.append(bar, v.pane);
     v.pane.addEventListener("pointerdown", onDown);
     v.pane.addEventListener("pointermove", onMove);
@@ -140,6 +140,9 @@
       if (v.fitted) zoom(2.5, p.x, p.y); else fit();
     });
     d.addEventListener("keydown", onKey);
+    // the drawing goes back as the viewer shuts (Close, Escape), in the same task: the "close"
+    // event comes a task later, and a script that saw the viewer shut would not find it yet
+    d.addEventListener("cancel", putBack);
     d.addEventListener("close", putBack);
     window.addEventListener("resize", function () {
       if (v.svg) { if (v.fitted) fit(); else apply(); }
@@ -169,6 +172,11 @@
     v.dialog.showModal();
     fit();
     v.dialog.querySelector(".ldr-zoom__close").focus();
+  }
+
+  function shut() {
+    putBack();
+    v.dialog.close();
   }
 
   function putBack() {
@@ -207,7 +215,7 @@
 
   function onPage() {
     // a page swapped in (back button, instant navigation) while a drawing was open closes it
-    if (v.dialog && v.dialog.open) v.dialog.close();
+    if (v.dialog && v.dialog.open) shut();
     var figures = document.querySelectorAll("figure.ldr-figure[data-ldr-zoom]:not([data-ldr-ready])");
     Array.prototype.forEach.call(figures, mount);
   }

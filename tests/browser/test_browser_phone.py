@@ -59,10 +59,11 @@ def test_every_drawing_opens_fitted_to_a_phone_and_zooms_to_legible(project_site
     checked, smallest_inline, smallest_zoomed = 0, 1e9, 1e9
     for path in pages:
         page, watch = open_page(project_site.url(path), **PHONE)
-        figures = page.locator("figure.ldr-figure:has(svg.ldr-drawing)")
-        for k in range(figures.count()):
-            figure = figures.nth(k)
-            name = figure.get_attribute("id")
+        # each by its id: while its drawing is in the viewer, "the nth figure with a drawing" is another
+        names = page.locator("figure.ldr-figure:has(svg.ldr-drawing)").evaluate_all("fs => fs.map(f => f.id)")
+        assert all(names), f"{path}: a figure without an id"
+        for name in names:
+            figure = page.locator(f"figure#{name}")
             inline = figure.locator("svg.ldr-drawing").evaluate(SMALLEST_LABEL)
             assert inline is not None, f"{path}#{name}: a drawing without a label"
             # legible as drawn in the column, before any enlarging
@@ -97,7 +98,7 @@ def test_every_drawing_opens_fitted_to_a_phone_and_zooms_to_legible(project_site
             assert dialog.evaluate("d => getComputedStyle(d.querySelector('.ldr-zoom__pane')).touchAction") == "none"
             page.keyboard.press("Escape")
             page.wait_for_function("() => !document.querySelector('dialog.ldr-zoom[open]')")
-            assert figure.locator("svg.ldr-drawing").count() == 1, "drawing not put back"
+            assert figure.locator("svg.ldr-drawing").count() == 1, f"{path}#{name}: not put back"
             assert figure.locator("svg.ldr-drawing").evaluate("s => s.style.transform + s.style.width") == ""
             checked += 1
         watch.check()
@@ -274,9 +275,10 @@ def test_the_viewer_works_from_the_keyboard_and_keeps_the_page(project_site, ope
     # the Close button too
     button.click()
     dialog.wait_for()
-    dialog.locator(".ldr-zoom__close").click()
-    page.wait_for_function("() => !document.querySelector('dialog.ldr-zoom[open]')")
-    assert page.locator("#figure-two-clocks svg.ldr-drawing").count() == 1
+    # the drawing is back in its figure as the viewer shuts, not a task later (the "close" event)
+    assert page.evaluate("""() => { document.querySelector('dialog.ldr-zoom[open] .ldr-zoom__close').click();
+      return [!!document.querySelector('dialog.ldr-zoom[open]'),
+              document.querySelectorAll('#figure-two-clocks svg.ldr-drawing').length]; }""") == [False, 1]
     # a tap on the drawing itself opens it as well
     # a click on the drawing itself (dispatched on it: the figure's listener takes it as it bubbles)
     page.locator("#figure-two-clocks svg.ldr-drawing").dispatch_event("click")
