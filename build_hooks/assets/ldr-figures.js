@@ -140,8 +140,7 @@
       if (v.fitted) zoom(2.5, p.x, p.y); else fit();
     });
     d.addEventListener("keydown", onKey);
-    // the drawing goes back as the viewer shuts (Close, Escape), in the same task: the "close"
-    // event comes a task later, and a script that saw the viewer shut would not find it yet
+    // back as the viewer shuts (Close, Escape): the "close" event comes a task later
     d.addEventListener("cancel", putBack);
     d.addEventListener("close", putBack);
     window.addEventListener("resize", function () {
