@@ -101,14 +101,31 @@ def read_page(path: Path, site: Path | None = None) -> LdrElements:
     (MkDocs' lazy_figures: an <img> of it, site/lazyfigures.py) put back as the inline drawing the
     file holds, which is what Zensical's pages (no post-page step) keep."""
     parser = LdrElements()
-    # where blocks may start to be skipped off screen: MkDocs' pages mark a block further down,
-    # since its plugin holds a directive's bulkier parts out while the mark is placed
+    # the runs that may be skipped off screen are left out: under MkDocs the first starts further
+    # down, since its plugin holds a directive's bulkier parts out while it is placed
     # (hosts/markdown/extension.py, _MarkFar)
-    html = path.read_text(encoding="utf-8").replace(' data-ldr-far=""', "")
+    html = unwrap_far(path.read_text(encoding="utf-8"))
     if site is not None:
         html = LAZY.sub(lambda m: inline_drawing(m, site, path.parent), html)
     parser.feed(html)
     return parser
+
+
+FAR_RUN = re.compile(r'<div class="ldr-far" style="[^"]*">')
+
+
+def unwrap_far(html: str) -> str:
+    """``html`` without the <div class="ldr-far"> around each run of far blocks (their contents kept)."""
+    while (m := FAR_RUN.search(html)) is not None:
+        depth, end = 0, None
+        for tag in re.finditer(r"<div\b|</div>", html[m.start():]):
+            depth += -1 if tag.group(0) == "</div>" else 1
+            if depth == 0:
+                end = m.start() + tag.start()
+                break
+        assert end is not None, "a run of far blocks is not closed"
+        html = html[:m.start()] + html[m.end():end] + html[end + len("</div>"):]
+    return html
 
 
 LAZY = re.compile(r'(<style>[^<]*</style>)?<img class="ldr-drawing-file" src="([^"]+)" alt="([^"]*)" '

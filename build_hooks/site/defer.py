@@ -26,6 +26,8 @@ import functools
 import re
 from collections.abc import Sequence
 
+from build_hooks.site.farblocks import CLASS as RUN
+
 START = re.compile(r'<svg\b|<div class="ldr-instrument"|<p class="ldr-proof__(?:provenance|run|label|source)">'
                    r'|<span class="ldr-figure-(?:hint|source)"|<p class="ldr-claim__check">'
                    r'|<code class="ldr-claim__values">|<pre class="ldr-quote__code">'
@@ -108,9 +110,10 @@ TOKENS = re.compile(r"<!--ldr-deferred-\d+-->")
 # became 46 ms. A heading stays markup: the search plugin starts a section at each; so does a
 # script, style or template, whose content the search plugin skips and text would not. A paragraph
 # that only carries a claim's mark (``ldr-claimed``) is prose: it keeps its markup, and the values
-# in it go as text.
+# in it go as text; so is a run of far blocks (``ldr-far``, site/farblocks.py), which only holds
+# the author's blocks.
 OURS = re.compile(r'<([a-z][a-z0-9]*)\b[^>]*?\sclass="(ldr-[^"\s]*)')
-PROSE = frozenset({"ldr-claimed"})
+PROSE = frozenset({"ldr-claimed", RUN})
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
                   "track", "wbr"})
 KEEPS_MARKUP = re.compile(r"<(?:h[1-6]|script|style|template)[\s>]")  # what holds one stays markup

@@ -184,6 +184,27 @@ def settle(page) -> None:
 DRAW_ALL = ".md-typeset > * { content-visibility: visible !important; }"
 
 
+MOUNT_CODE = """async () => {
+  const blocks = [...document.querySelectorAll('.md-content pre > code')];
+  for (const code of blocks) {
+    code.scrollIntoView({block: 'center', behavior: 'instant'});
+    await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  }
+  scrollTo(0, 0);
+  return blocks.length;
+}"""
+
+
+def mount_code(page) -> int:
+    """Bring each code block of the page on screen in turn, so that mkdocs-material mounts it (its
+    copy button, its tab stop): the site mounts a code block only once it has been on screen
+    (content.lazy in mkdocs.yml). Returns how many there are."""
+    count = page.evaluate(MOUNT_CODE)
+    page.wait_for_function("""() => [...document.querySelectorAll('.md-content pre > code')]
+      .every(c => c.closest('pre').querySelector('.md-code__nav'))""")
+    return count
+
+
 def draw_all(page) -> None:
     page.add_style_tag(content=DRAW_ALL)
     skipped = page.evaluate("() => [...document.querySelectorAll('.md-typeset > *')]"

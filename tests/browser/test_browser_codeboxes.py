@@ -5,7 +5,7 @@ sideways, and is never under the copy button."""
 from __future__ import annotations
 
 import pytest
-from browser_support import draw_all
+from browser_support import draw_all, mount_code
 
 PART0 = "part-00-the-map/"
 BOXES = """() => {
@@ -41,7 +41,7 @@ BOXES = """() => {
 def test_code_boxes_start_at_the_top_wrap_and_keep_text_clear_of_the_copy_button(project_site, open_page,
                                                                                   width, height):
     page, watch = open_page(project_site.url(PART0), width=width, height=height)
-    page.wait_for_function("() => document.querySelector('.ldr-quote .md-code__nav')")
+    mount_code(page)
     draw_all(page)
     boxes = page.evaluate(BOXES)
     kinds = {b["kind"] for b in boxes}

@@ -239,6 +239,8 @@ def test_pinch_and_drag_zoom_and_pan_the_drawing(project_site, browser):
 def test_the_viewer_works_from_the_keyboard_and_keeps_the_page(project_site, open_page):
     page, watch = open_page(project_site.url(PART0), width=1440, height=900)
     button = page.locator("#figure-two-clocks button.ldr-figure-open")
+    button.scroll_into_view_if_needed()  # its run of far blocks is drawn (content-visibility: auto)
+    settle(page)
     assert "Enlarge" in button.get_attribute("aria-label") and button.inner_text() == "Enlarge"
     button.focus()
     # the blocks the scroll brought near are drawn in the next frames (content-visibility: auto)
@@ -496,6 +498,7 @@ def test_first_visit_follows_the_system_scheme(project_site, open_page, scheme, 
 
 def test_the_scene_link_is_short_and_no_part_of_the_figures_name(project_site, open_page):
     page, watch = open_page(project_site.url(PART0), **PHONE)
+    draw_all(page)  # names and text as a reader finds them, every run of far blocks drawn
     link = page.locator("#figure-floors .ldr-figure-tools a.ldr-figure-edit")
     text = link.inner_text()
     assert "Download" in text and ".excalidraw" in text and len(text.split()) <= 5

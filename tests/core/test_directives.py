@@ -50,28 +50,48 @@ def test_inline_value_exact(toll, md):
     assert "<a " not in html and "href=" not in html
 
 
-def test_the_first_block_past_the_first_screens_is_marked_and_no_other(toll, md):
-    """Blocks off screen may be skipped by the browser from the mark on, never above it (the
-    stylesheets): the mark is on the first top-level block once EARLY_TEXT characters of text are
-    behind (a directive's too), never on a directive's place (its HTML would be written inside a
-    <p>), and a short page has none."""
+FAR = re.compile(r'<div class="ldr-far" style="--ldr-far-phone: (\d+)px; --ldr-far-wide: (\d+)px">')
+
+
+def test_runs_past_the_first_screens_are_wrapped_between_headings(toll, md):
+    """The browser may skip what is off screen inside a <div class="ldr-far"> (the stylesheet),
+    never above the first one: the first run starts at the first top-level block once EARLY_TEXT
+    characters of text are behind (a directive's too), each run ends at a heading, which stays
+    outside, and a short page has none."""
     from build_hooks.site.lazyfigures import EARLY_TEXT
 
     line = "x" * 99 + "\n\n"  # a paragraph of 99 characters
-    assert "data-ldr-far" not in md(line * (EARLY_TEXT // 99 - 1))
-    html = md(line * (EARLY_TEXT // 99 + 1) + "- after\n\nlast\n")
-    blocks = re.findall(r"^<(\w+)([^>]*)>", html, re.M)
-    assert html.count("data-ldr-far") == 1
-    # 51 paragraphs hold 5,049 characters: the block after them is the first past the mark
-    assert blocks[EARLY_TEXT // 99 + 1] == ("ul", ' data-ldr-far=""'), blocks[-3:]
-    # a directive's place is passed over: the list after it is marked
-    card = md(line * (EARLY_TEXT // 99 + 1) + "```proof\ntoll\n```\n\n- after\n")
-    assert card.count("data-ldr-far") == 1 and '<ul data-ldr-far="">' in card
-    assert card.index('<section class="ldr-proof"') < card.index("data-ldr-far")
-    # and its text counts: with a card above, fewer paragraphs come before the mark
-    first = md("```proof\ntoll\n```\n" + line * (EARLY_TEXT // 99 + 1))
-    assert first.count("data-ldr-far") == 1
-    assert first[:first.index("data-ldr-far")].count("x" * 99) < EARLY_TEXT // 99 + 1
+    assert "ldr-far" not in md(line * (EARLY_TEXT // 99 - 1) + "## A heading\n\nmore\n")
+    html = md(line * (EARLY_TEXT // 99 + 1) + "- after\n\nlast\n\n## Next\n\nmore\n")
+    # 51 paragraphs hold 5,049 characters: the list after them starts the first run
+    head, runs = html.split('<div class="ldr-far"', 1)
+    assert head.count("x" * 99) == EARLY_TEXT // 99 + 1
+    assert len(FAR.findall(html)) == 2
+    first, second = runs.split("</div>")[:2]
+    assert "<ul>" in first and "<p>last</p>" in first and "<h2" not in first
+    assert second.lstrip().startswith("<h2>Next</h2>") and "<p>more</p>" in second
+    # a directive's text counts: with a card above, fewer paragraphs come before the first run
+    card = md("```proof\ntoll\n```\n" + line * (EARLY_TEXT // 99 + 1))
+    assert card.count('class="ldr-far"') == 1
+    assert card[:card.index('class="ldr-far"')].count("x" * 99) < EARLY_TEXT // 99 + 1
+    # a block of raw HTML that holds a heading stays outside too, and ends the run before it
+    raw = md(line * (EARLY_TEXT // 99 + 1) + "before\n\n<div><h3>Inside</h3></div>\n\nafter\n")
+    assert len(FAR.findall(raw)) == 2
+    assert re.search(r"</div>\s*<div><h3>Inside</h3></div>\s*<div class=\"ldr-far\"", raw), raw[-400:]
+
+
+def test_a_runs_stand_in_grows_with_what_it_holds(md):
+    """The stand-in heights (site/farblocks.py) follow the run's text; on a phone's narrow column
+    a run is taller than on a laptop's."""
+    from build_hooks.site.lazyfigures import EARLY_TEXT
+
+    line = "x" * 99 + "\n\n"
+    lead = line * (EARLY_TEXT // 99 + 1)
+    short = [tuple(map(int, m)) for m in FAR.findall(md(lead + "one\n\n## H\n\n" + "word " * 50 + "\n"))]
+    long = [tuple(map(int, m)) for m in FAR.findall(md(lead + "one\n\n## H\n\n" + "word " * 500 + "\n"))]
+    assert short[0] == long[0]
+    assert long[1][0] > 5 * short[1][0] and long[1][1] > 5 * short[1][1]
+    assert all(phone > wide for phone, wide in short + long)
 
 
 def test_value_in_code_span_is_left_alone(toll, md):

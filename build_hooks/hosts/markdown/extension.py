@@ -16,6 +16,7 @@ a fence refuses options it does not take; a page shows each proof's card once.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from markdown.serializers import to_html_string
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
@@ -41,6 +43,8 @@ from build_hooks.hosts.markdown.state import LdrState, ProofPending  # noqa: F40
 from build_hooks.pages.locate import VALUE
 from build_hooks.render.claim import mark_claimed
 from build_hooks.render.safe import visible
+from build_hooks.site.defer import TOKENS
+from build_hooks.site.farblocks import CLASS, stand_in
 from build_hooks.site.lazyfigures import EARLY_TEXT, text_length
 
 
@@ -111,37 +115,81 @@ class _ValuePattern(InlineProcessor):
         return el, m.start(0), m.end(0)
 
 
-FAR = "data-ldr-far"
-"""The attribute of the page's first top-level block past its first screens."""
+_HEADING = re.compile(r"h[1-6]")
+_HEADING_HTML = re.compile(r"<h[1-6][\s>]", re.I)
+FAR = CLASS
+"""The class of each run of top-level blocks between two headings past the page's first screens."""
 
 
 class _MarkFar(Treeprocessor):
-    """Marks the first top-level block past the page's first :data:`EARLY_TEXT` characters of
-    text (about two screens of a laptop, four of a phone: lazyfigures.py). The stylesheets let
-    the browser skip long blocks from there on while they are off screen (``content-visibility:
-    auto``), never above: Chromium works out whether such a block is on screen only after the
-    first frames, and one on the first screen would be blank and too tall until then.
+    """Puts each run of top-level blocks between two headings, from the first block past the
+    page's first :data:`EARLY_TEXT` characters of text (about two screens of a laptop, four of a
+    phone: lazyfigures.py) on, in a ``<div class="ldr-far">``. The package's stylesheet lets the
+    browser skip such a run while it is off screen (``content-visibility: auto``), with a stand-in
+    height guessed from what it holds (site/farblocks.py), never above: Chromium works out whether
+    a block is on screen only after the first frames, and one on the first screen would be blank
+    and too tall until then.
+
+    Headings stay outside, so that the table of contents, the depth meter and a link to a section
+    find them without laying out a skipped run; so does a block that holds one (a directive's
+    HTML with a heading in it), which ends the run before it.
 
     A directive's HTML (held in Python-Markdown's stash) counts by its text. Under MkDocs the
     plugin holds a card's output, a quote's lines and an instrument out of that HTML until the
-    page is written (site/defer.py), so there the mark falls further down than under Zensical:
-    it errs towards drawing more, never towards a blank first screen. It never goes on a
-    directive's own paragraph: that ``<p>`` is how Python-Markdown holds the directive's place,
-    and one with an attribute would be written out around the directive's HTML."""
+    page is written (site/defer.py), so there the first run starts further down than under
+    Zensical: it errs towards drawing more, never towards a blank first screen."""
 
     def run(self, root):
         stash = self.md.htmlStash.rawHtmlBlocks
         seen = 0
-        for block in root:
+        blocks = list(root)
+        for i, block in enumerate(blocks):
             text = "".join(block.itertext())
+            # a directive's place (a claim's, say) never starts the first run: a claim that
+            # follows a paragraph must stay beside it (render/claim.py, mark_claimed)
             held = HTML_PLACEHOLDER_RE.fullmatch(text.strip()) is not None
             if seen >= EARLY_TEXT and not held:
-                block.set(FAR, "")
+                self._wrap(root, blocks[i:], stash)
                 return
             seen += len(HTML_PLACEHOLDER_RE.sub("", text))
             for m in HTML_PLACEHOLDER_RE.finditer(text):
                 k = int(m.group(1))
                 seen += text_length(str(stash[k])) if k < len(stash) else 0
+
+    def _wrap(self, root, blocks, stash):
+        """Put each run of ``blocks`` (the root's, from the first far one on) between headings in
+        a ``<div class="ldr-far">`` whose style holds its stand-in heights."""
+        state = getattr(self.md, "ldr_state", None)
+        deferred = state.deferred if state is not None else None
+
+        def held(m):
+            k = int(m.group(1))
+            return str(stash[k]) if k < len(stash) else ""
+
+        def holds_heading(block) -> bool:
+            return any(_HEADING.fullmatch(str(e.tag)) for e in block.iter()) or any(
+                _HEADING_HTML.search(held(m)) for m in HTML_PLACEHOLDER_RE.finditer("".join(block.itertext())))
+
+        def close(run):
+            if not run:
+                return
+            html = HTML_PLACEHOLDER_RE.sub(held, "".join(to_html_string(b) for b in run))
+            if deferred:  # what the plugin holds out until the page is written is measured too
+                html = TOKENS.sub(lambda m: deferred.get(m.group(0), ""), html)
+            box = etree.Element("div", {"class": FAR, "style": stand_in(html)})
+            root.insert(list(root).index(run[0]), box)
+            for b in run:
+                root.remove(b)
+                box.append(b)
+
+        run: list = []
+        for block in blocks:
+            if holds_heading(block):
+                close(run)
+                run = []
+            else:
+                run.append(block)
+        close(run)
 
 
 class LdrExtension(Extension):
