@@ -185,24 +185,33 @@ DRAW_ALL = ".md-typeset > * { content-visibility: visible !important; }"
 
 
 MOUNT_CODE = """async () => {
-  const blocks = [...document.querySelectorAll('.md-content pre > code')];
-  for (const code of blocks) {
-    code.scrollIntoView({block: 'center', behavior: 'instant'});
-    await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  // a frame draws the runs of far blocks now on screen, the next tells what is on screen in them
+  const frames = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+    scrollTo(0, y);
+    await frames();
+  }
+  // a run drawn shorter than it stood in moves what follows up, past a step: those, one by one
+  for (const code of document.querySelectorAll('.md-content pre > code')) {
+    if (code.closest('pre').querySelector('.md-code__nav')) continue;
+    code.scrollIntoView({block: 'center'});
+    await frames();
   }
   scrollTo(0, 0);
-  return blocks.length;
 }"""
 
 
-def mount_code(page) -> int:
-    """Bring each code block of the page on screen in turn, so that mkdocs-material mounts it (its
-    copy button, its tab stop): the site mounts a code block only once it has been on screen
-    (content.lazy in mkdocs.yml). Returns how many there are."""
-    count = page.evaluate(MOUNT_CODE)
+def mount_code(page) -> None:
+    """Have mkdocs-material mount every code block of the page (its copy button, its tab stop):
+    the site mounts a code block only once it has been on screen (content.lazy in mkdocs.yml).
+    The page is scrolled through a screen at a time, in a viewport a few screens tall; its width,
+    and so the layout, stays."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": 3000})
+    page.evaluate(MOUNT_CODE)
     page.wait_for_function("""() => [...document.querySelectorAll('.md-content pre > code')]
       .every(c => c.closest('pre').querySelector('.md-code__nav'))""")
-    return count
+    page.set_viewport_size(size)
 
 
 def draw_all(page) -> None:
