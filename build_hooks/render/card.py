@@ -30,7 +30,7 @@ def provenance_line(item: ProofData) -> str:
 
 def output_block(item: ProofData) -> str:
     lines = parse_output(item.stdout.splitlines()).visible
-    body = escape("\n".join(lines)) if lines else "(no output besides its data)"
+    body = escape("\n".join(lines), quote=False) if lines else "(no output besides its data)"
     return f'<pre class="ldr-proof__output"><code>{body}</code></pre>'
 
 

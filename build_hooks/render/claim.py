@@ -27,6 +27,12 @@ from build_hooks.upgrade.shown import show_value
 OPTIONS = ("proof", "quote", "check", "say", "device")
 
 
+def _text(value: str) -> str:
+    """``value`` as the text of an element: ``&``, ``<`` and ``>`` escaped; quotes need not be
+    there (outside an attribute), and ``&#x27;`` for each one was six bytes a quote in every check."""
+    return escape(value, quote=False)
+
+
 def render_fence(options: dict, ctx) -> str:
     unknown = sorted(set(options) - set(OPTIONS))
     if options.get("quote") and not options.get("proof") and options.get("check") and not unknown:
@@ -80,17 +86,17 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
     href = escape(ctx.card_href(name), quote=True)
     among = numbers_shown(result.values, check)  # each number with the digits that tell it apart
     # one element for all the values, a line each (a list of them cost 1 + 2 elements a value)
-    values = "\n".join(f"{escape(path)} = {escape(show_value(value, among=among))}"
+    values = "\n".join(f"{_text(path)} = {_text(show_value(value, among=among))}"
                         for path, value in result.values.items())
-    detail = (f'<p class="ldr-claim__check">Check <code>{escape(check)}</code> on the data of '
-              f'<a href="{href}">proof {escape(name)}</a>, measured {escape(p.measured_at[:10])} on '
-              f'{escape(p.device)}:</p><code class="ldr-claim__values">{values}</code>')
+    detail = (f'<p class="ldr-claim__check">Check <code>{_text(check)}</code> on the data of '
+              f'<a href="{href}">proof {_text(name)}</a>, measured {_text(p.measured_at[:10])} on '
+              f'{_text(p.device)}:</p><code class="ldr-claim__values">{values}</code>')
     if result.holds:
         return _mark("proof", name, options, f"checked against {under}", detail)
-    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
+    say = f'<span class="ldr-claim__say">{_text(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<div class="ldr-claim ldr-claim--broken" data-proof="{escape(name, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">'
-            f'{escape((why or Why("This claim does not hold", "")).title)}{": " if say else ""}{say}</p>{detail}</div>')
+            f'{_text((why or Why("This claim does not hold", "")).title)}{": " if say else ""}{say}</p>{detail}</div>')
 
 
 def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> str:
@@ -101,8 +107,8 @@ def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> st
     every mark of the page."""
     say = str(options.get("say") or "").strip()
     against = against[0].upper() + against[1:]
-    statement = f'<p class="ldr-claim__say">{escape(say)}</p>' if say else ""
-    detail = detail.replace(">Check ", f">{escape(against)} on every build: ", 1)
+    statement = f'<p class="ldr-claim__say">{_text(say)}</p>' if say else ""
+    detail = detail.replace(">Check ", f">{_text(against)} on every build: ", 1)
     return (f'<details class="ldr-claim" data-{kind}="{escape(ident, quote=True)}" data-holds="true">'
             f'<summary>checked</summary>{statement}{detail}</details>')
 
@@ -142,10 +148,10 @@ def unmeasured(name: str, device: str, options: dict, ctx) -> str:
     message = (f"claim on proof {name} is not checked: it is about {what}, and no such record exists "
                f"yet; run `ldr run {name}` on such a machine and merge its record")
     ctx.report("info", message, str(options["check"]), "claim")
-    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
+    say = f'<span class="ldr-claim__say">{_text(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<p class="ldr-claim ldr-claim--unmeasured" data-proof="{escape(name, quote=True)}" '
             f'data-holds="unmeasured">{say}<span class="ldr-claim__badge">not yet checked: this claim is '
-            f"about {escape(what)}, and no measurement on one has been recorded</span></p>")
+            f"about {_text(what)}, and no measurement on one has been recorded</span></p>")
 
 
 def render_quote_claim(options: dict, ctx) -> str:
@@ -167,14 +173,14 @@ def render_quote_claim(options: dict, ctx) -> str:
                    "test a token of the quoted lines", check)
     if not result.holds:
         _warn(ctx, f"claim does not hold: {check} on quote {ident} ({where})", check)
-    detail = (f'<p class="ldr-claim__check">Check <code>{escape(check)}</code> on the quote '
-              f'<code>{escape(ident)}</code> of <code>{escape(where)}</code>.</p>')
+    detail = (f'<p class="ldr-claim__check">Check <code>{_text(check)}</code> on the quote '
+              f'<code>{_text(ident)}</code> of <code>{_text(where)}</code>.</p>')
     if result.holds:
         return _mark("quote", ident, options, f"checked against the source of torch {found.torch}", detail)
-    say = f'<span class="ldr-claim__say">{escape(str(options["say"]))}</span> ' if options.get("say") else ""
+    say = f'<span class="ldr-claim__say">{_text(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<div class="ldr-claim ldr-claim--broken" data-quote="{escape(ident, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds for the '
-            f'source of torch {escape(found.torch)}{": " if say else ""}{say}</p>{detail}</div>')
+            f'source of torch {_text(found.torch)}{": " if say else ""}{say}</p>{detail}</div>')
 
 
 def _warn(ctx, message: str, check: str) -> None:

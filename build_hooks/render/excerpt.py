@@ -73,7 +73,7 @@ def render_excerpt(item: ProofData, options: dict, card_href: str) -> str:
     stale = ' <span class="ldr-excerpt__stale">stale</span>' if p.stale else ""
     return (
         f'<figure class="ldr-excerpt" data-proof="{escape(item.name)}">'
-        f'<pre><code>{escape(chr(10).join(lines))}</code></pre>'
+        f'<pre><code>{escape(chr(10).join(lines), quote=False)}</code></pre>'
         f'<figcaption>Output of <a href="{escape(card_href)}">proof <code>{escape(item.name)}</code></a>'
         f" · {escape(p.runtime)} · {escape(p.device)}{stale}</figcaption></figure>"
     )

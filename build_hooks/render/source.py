@@ -105,7 +105,7 @@ def render(found: Quote, say: str | None = None) -> str:
     else:
         head = (f'<span class="ldr-quote__src">{label}</span> <span class="ldr-quote__gen">(generated '
                 "when torch is built; the repository has no such file)</span>")
-    caption = f'<span class="ldr-quote__say">{escape(say)}</span> ' if say else ""
+    caption = f'<span class="ldr-quote__say">{escape(say, quote=False)}</span> ' if say else ""
     return (f'<figure class="ldr-quote" data-file="{escape(found.path, quote=True)}">'
             f"<figcaption>{caption}{head}</figcaption>"
             f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre class="ldr-quote__code">'

@@ -96,8 +96,15 @@ def height(m: Measure, fit: tuple[float, float, float, int]) -> int:
     return round(per_char * m.chars + per_line * m.code + per_block * m.blocks + drawn)
 
 
+def rounded(px: int) -> int:
+    """``px`` to two significant digits (a few per cent, under the guess's own error): fewer
+    distinct digits in the page, which compresses better."""
+    return px if px < 100 else round(px, 2 - len(str(px)))
+
+
 def stand_in(html: str) -> str:
-    """The ``style`` of a run of blocks: its guessed heights as the custom properties that the
-    stylesheet's stand-in reads (``--ldr-far-phone`` below 45em, ``--ldr-far-wide`` above)."""
+    """The ``style`` of a run of blocks: its guessed heights in CSS pixels, as the custom
+    properties that the stylesheet's stand-in reads (``--ldr-far-p`` on a phone's column,
+    ``--ldr-far-w`` on a wider one)."""
     m = measure(html)
-    return f"--ldr-far-phone: {height(m, PHONE)}px; --ldr-far-wide: {height(m, WIDE)}px"
+    return f"--ldr-far-p:{rounded(height(m, PHONE))};--ldr-far-w:{rounded(height(m, WIDE))}"

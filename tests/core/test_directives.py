@@ -50,7 +50,7 @@ def test_inline_value_exact(toll, md):
     assert "<a " not in html and "href=" not in html
 
 
-FAR = re.compile(r'<div class="ldr-far" style="--ldr-far-phone: (\d+)px; --ldr-far-wide: (\d+)px">')
+FAR = re.compile(r'<div class="ldr-far" style="--ldr-far-p:(\d+);--ldr-far-w:(\d+)">')
 
 
 def test_runs_past_the_first_screens_are_wrapped_between_headings(toll, md):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from build_hooks.site.farblocks import PHONE, WIDE, Measure, height, measure, stand_in
+from build_hooks.site.farblocks import PHONE, WIDE, Measure, height, measure, rounded, stand_in
 
 
 def test_what_a_reader_sees_is_counted_and_nothing_else():
@@ -39,5 +39,6 @@ def test_code_counts_by_lines_and_drawings_by_their_size():
 def test_the_style_names_both_stand_ins_in_pixels():
     m = Measure(chars=2000, code=0, blocks=4, art=())
     style = stand_in("<p>" + "word " * 400 + "</p>" * 1 + "<p></p>" * 3)
-    assert style == f"--ldr-far-phone: {height(m, PHONE)}px; --ldr-far-wide: {height(m, WIDE)}px"
+    assert style == f"--ldr-far-p:{rounded(height(m, PHONE))};--ldr-far-w:{rounded(height(m, WIDE))}"
+    assert [rounded(px) for px in (0, 99, 100, 1234, 1250, 98765)] == [0, 99, 100, 1200, 1200, 99000]
     assert height(m, PHONE) > height(m, WIDE)
