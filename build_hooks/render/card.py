@@ -8,6 +8,7 @@ from build_hooks.proofs.datalines import parse_output
 from build_hooks.proofs.discovery import Proof
 from build_hooks.proofs.imports import needs
 from build_hooks.proofs.records import ProofData, Provenance
+from build_hooks.render.safe import element_text
 from build_hooks.site.sourcepage import inline_code, line_count, page_name
 
 ACCELERATOR_NAMES = {"cuda": "CUDA", "mps": "MPS"}
@@ -30,7 +31,7 @@ def provenance_line(item: ProofData) -> str:
 
 def output_block(item: ProofData) -> str:
     lines = parse_output(item.stdout.splitlines()).visible
-    body = escape("\n".join(lines), quote=False) if lines else "(no output besides its data)"
+    body = element_text("\n".join(lines)) if lines else "(no output besides its data)"
     return f'<pre class="ldr-proof__output"><code>{body}</code></pre>'
 
 

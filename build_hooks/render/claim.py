@@ -18,6 +18,7 @@ from build_hooks.core import yamlbody
 from build_hooks.pages.locate import locate
 from build_hooks.proofs.records import Provenance
 from build_hooks.proofs.sources import Quote
+from build_hooks.render.safe import element_text
 from build_hooks.render.source import resolve
 from build_hooks.upgrade.broken import Why, why_broken
 from build_hooks.upgrade.claims import ClaimResult, can_fail, describe, evaluate, numbers_shown
@@ -25,12 +26,6 @@ from build_hooks.upgrade.expression import ClaimError
 from build_hooks.upgrade.shown import show_value
 
 OPTIONS = ("proof", "quote", "check", "say", "device")
-
-
-def _text(value: str) -> str:
-    """``value`` as the text of an element: ``&``, ``<`` and ``>`` escaped; quotes need not be
-    there (outside an attribute), and ``&#x27;`` for each one was six bytes a quote in every check."""
-    return escape(value, quote=False)
 
 
 def render_fence(options: dict, ctx) -> str:
@@ -86,17 +81,18 @@ def _claim_html(name: str, check: str, options: dict, result: ClaimResult, p: Pr
     href = escape(ctx.card_href(name), quote=True)
     among = numbers_shown(result.values, check)  # each number with the digits that tell it apart
     # one element for all the values, a line each (a list of them cost 1 + 2 elements a value)
-    values = "\n".join(f"{_text(path)} = {_text(show_value(value, among=among))}"
+    values = "\n".join(f"{element_text(path)} = {element_text(show_value(value, among=among))}"
                         for path, value in result.values.items())
-    detail = (f'<p class="ldr-claim__check">Check <code>{_text(check)}</code> on the data of '
-              f'<a href="{href}">proof {_text(name)}</a>, measured {_text(p.measured_at[:10])} on '
-              f'{_text(p.device)}:</p><code class="ldr-claim__values">{values}</code>')
+    detail = (f'<p class="ldr-claim__check">Check <code>{element_text(check)}</code> on the data of '
+              f'<a href="{href}">proof {element_text(name)}</a>, measured {element_text(p.measured_at[:10])} on '
+              f'{element_text(p.device)}:</p><code class="ldr-claim__values">{values}</code>')
     if result.holds:
         return _mark("proof", name, options, f"checked against {under}", detail)
-    say = f'<span class="ldr-claim__say">{_text(str(options["say"]))}</span> ' if options.get("say") else ""
+    say = f'<span class="ldr-claim__say">{element_text(str(options["say"]))}</span> ' if options.get("say") else ""
+    title = element_text((why or Why("This claim does not hold", "")).title)
     return (f'<div class="ldr-claim ldr-claim--broken" data-proof="{escape(name, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">'
-            f'{_text((why or Why("This claim does not hold", "")).title)}{": " if say else ""}{say}</p>{detail}</div>')
+            f'{title}{": " if say else ""}{say}</p>{detail}</div>')
 
 
 def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> str:
@@ -107,8 +103,8 @@ def _mark(kind: str, ident: str, options: dict, against: str, detail: str) -> st
     every mark of the page."""
     say = str(options.get("say") or "").strip()
     against = against[0].upper() + against[1:]
-    statement = f'<p class="ldr-claim__say">{_text(say)}</p>' if say else ""
-    detail = detail.replace(">Check ", f">{_text(against)} on every build: ", 1)
+    statement = f'<p class="ldr-claim__say">{element_text(say)}</p>' if say else ""
+    detail = detail.replace(">Check ", f">{element_text(against)} on every build: ", 1)
     return (f'<details class="ldr-claim" data-{kind}="{escape(ident, quote=True)}" data-holds="true">'
             f'<summary>checked</summary>{statement}{detail}</details>')
 
@@ -148,10 +144,10 @@ def unmeasured(name: str, device: str, options: dict, ctx) -> str:
     message = (f"claim on proof {name} is not checked: it is about {what}, and no such record exists "
                f"yet; run `ldr run {name}` on such a machine and merge its record")
     ctx.report("info", message, str(options["check"]), "claim")
-    say = f'<span class="ldr-claim__say">{_text(str(options["say"]))}</span> ' if options.get("say") else ""
+    say = f'<span class="ldr-claim__say">{element_text(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<p class="ldr-claim ldr-claim--unmeasured" data-proof="{escape(name, quote=True)}" '
             f'data-holds="unmeasured">{say}<span class="ldr-claim__badge">not yet checked: this claim is '
-            f"about {_text(what)}, and no measurement on one has been recorded</span></p>")
+            f"about {element_text(what)}, and no measurement on one has been recorded</span></p>")
 
 
 def render_quote_claim(options: dict, ctx) -> str:
@@ -173,14 +169,14 @@ def render_quote_claim(options: dict, ctx) -> str:
                    "test a token of the quoted lines", check)
     if not result.holds:
         _warn(ctx, f"claim does not hold: {check} on quote {ident} ({where})", check)
-    detail = (f'<p class="ldr-claim__check">Check <code>{_text(check)}</code> on the quote '
-              f'<code>{_text(ident)}</code> of <code>{_text(where)}</code>.</p>')
+    detail = (f'<p class="ldr-claim__check">Check <code>{element_text(check)}</code> on the quote '
+              f'<code>{element_text(ident)}</code> of <code>{element_text(where)}</code>.</p>')
     if result.holds:
         return _mark("quote", ident, options, f"checked against the source of torch {found.torch}", detail)
-    say = f'<span class="ldr-claim__say">{_text(str(options["say"]))}</span> ' if options.get("say") else ""
+    say = f'<span class="ldr-claim__say">{element_text(str(options["say"]))}</span> ' if options.get("say") else ""
     return (f'<div class="ldr-claim ldr-claim--broken" data-quote="{escape(ident, quote=True)}" '
             f'data-holds="false" role="note"><p class="ldr-claim__title">This claim no longer holds for the '
-            f'source of torch {_text(found.torch)}{": " if say else ""}{say}</p>{detail}</div>')
+            f'source of torch {element_text(found.torch)}{": " if say else ""}{say}</p>{detail}</div>')
 
 
 def _warn(ctx, message: str, check: str) -> None:

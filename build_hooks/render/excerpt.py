@@ -7,6 +7,7 @@ from html import escape
 from build_hooks.core.errors import DirectiveError
 from build_hooks.proofs.datalines import parse_output
 from build_hooks.proofs.records import ProofData
+from build_hooks.render.safe import element_text
 
 # The one list of what a proof-output fence takes (the markdown extension checks it).
 EXCERPT_OPTIONS = ("proof", "device", "grep", "from", "to", "lines")
@@ -73,7 +74,7 @@ def render_excerpt(item: ProofData, options: dict, card_href: str) -> str:
     stale = ' <span class="ldr-excerpt__stale">stale</span>' if p.stale else ""
     return (
         f'<figure class="ldr-excerpt" data-proof="{escape(item.name)}">'
-        f'<pre><code>{escape(chr(10).join(lines), quote=False)}</code></pre>'
+        f'<pre><code>{element_text(chr(10).join(lines))}</code></pre>'
         f'<figcaption>Output of <a href="{escape(card_href)}">proof <code>{escape(item.name)}</code></a>'
         f" · {escape(p.runtime)} · {escape(p.device)}{stale}</figcaption></figure>"
     )

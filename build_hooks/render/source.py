@@ -26,6 +26,7 @@ from pygments.lexers import CppLexer, PythonLexer, TextLexer, YamlLexer
 from build_hooks.core.errors import DirectiveError
 from build_hooks.proofs.pin import public_version
 from build_hooks.proofs.sources import Quote, quote
+from build_hooks.render.safe import element_text
 
 OPTIONS = ("file", "from", "to", "nth", "say", "id")
 ID = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
@@ -105,7 +106,7 @@ def render(found: Quote, say: str | None = None) -> str:
     else:
         head = (f'<span class="ldr-quote__src">{label}</span> <span class="ldr-quote__gen">(generated '
                 "when torch is built; the repository has no such file)</span>")
-    caption = f'<span class="ldr-quote__say">{escape(say, quote=False)}</span> ' if say else ""
+    caption = f'<span class="ldr-quote__say">{element_text(say)}</span> ' if say else ""
     return (f'<figure class="ldr-quote" data-file="{escape(found.path, quote=True)}">'
             f"<figcaption>{caption}{head}</figcaption>"
             f'<div class="language-{_LANGUAGE[lexer]} highlight"><pre class="ldr-quote__code">'

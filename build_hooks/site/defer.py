@@ -26,8 +26,6 @@ import functools
 import re
 from collections.abc import Sequence
 
-from build_hooks.site.farblocks import CLASS as RUN
-
 START = re.compile(r'<svg\b|<div class="ldr-instrument"|<p class="ldr-proof__(?:provenance|run|label|source)">'
                    r'|<span class="ldr-figure-(?:hint|source)"|<p class="ldr-claim__check">'
                    r'|<code class="ldr-claim__values">|<pre class="ldr-quote__code">'
@@ -43,7 +41,7 @@ def _tags(name: str) -> re.Pattern:
     return re.compile(rf"<{name}\b|</{name}>")
 
 
-def _end(html: str, start: int, name: str) -> int | None:
+def element_end(html: str, start: int, name: str) -> int | None:
     """Where the element opened at ``start`` ends (nested elements of its tag are counted);
     None when it is not closed."""
     depth = 0
@@ -65,7 +63,7 @@ def split(html: str, min_size: int = 1024) -> list[str]:
         if match is None:
             break
         start, opening = match.start(), match.group(0)
-        end = _end(html, start, TAG.match(opening).group(1))  # type: ignore[union-attr]
+        end = element_end(html, start, TAG.match(opening).group(1))  # type: ignore[union-attr]
         if end is None:  # unbalanced: leave the rest alone
             break
         block = html[start:end]
@@ -113,7 +111,7 @@ TOKENS = re.compile(r"<!--ldr-deferred-\d+-->")
 # in it go as text; so is a run of far blocks (``ldr-far``, site/farblocks.py), which only holds
 # the author's blocks.
 OURS = re.compile(r'<([a-z][a-z0-9]*)\b[^>]*?\sclass="(ldr-[^"\s]*)')
-PROSE = frozenset({"ldr-claimed", RUN})
+PROSE = frozenset({"ldr-claimed", "ldr-far"})
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
                   "track", "wbr"})
 KEEPS_MARKUP = re.compile(r"<(?:h[1-6]|script|style|template)[\s>]")  # what holds one stays markup
@@ -139,7 +137,7 @@ def as_text(html: str, stash: dict[str, str]) -> str:
             out.append(html[pos:opened + 1])
             pos = opened + 1
             continue
-        end = _end(html, start, name)
+        end = element_end(html, start, name)
         if end is None or KEEPS_MARKUP.search(html, start, end):
             out.append(html[pos:opened + 1])  # unbalanced, or holds markup that stays: look inside it
             pos = opened + 1

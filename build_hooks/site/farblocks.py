@@ -20,6 +20,8 @@ import html as htmllib
 import re
 from typing import NamedTuple
 
+from build_hooks.site.defer import element_end
+
 CLASS = "ldr-far"
 """The class of the ``<div>`` around each run (prose of the author's, not an element of ours)."""
 
@@ -28,8 +30,7 @@ PHONE = (0.615, 35.9, 36.5, 358)
 WIDE = (0.385, 19.4, 23.9, 672)
 
 _HIDDEN = re.compile(r"<(script|style|template)\b.*?</\1\s*>", re.S | re.I)
-_DETAILS = re.compile(r"<(/?)details\b([^>]*)>", re.I)
-_OPEN = re.compile(r"\bopen\b", re.I)
+_CLOSED = re.compile(r"<details\b(?![^>]*\bopen\b)[^>]*>", re.I)
 _SUMMARY = re.compile(r"<summary\b.*?</summary\s*>", re.S | re.I)
 _PRE = re.compile(r"<pre\b.*?</pre\s*>", re.S | re.I)
 _ART = re.compile(r"<(?:svg|img)\b([^>]*)>", re.I)
@@ -54,21 +55,16 @@ class Measure(NamedTuple):
 
 def _closed_details_out(html: str) -> str:
     """``html`` with each closed ``<details>`` cut down to its ``<summary>``."""
-    kept, pos, cut, depth = [], 0, -1, 0
-    for m in _DETAILS.finditer(html):
-        if not m.group(1):
-            if cut < 0 and not _OPEN.search(m.group(2)):
-                kept.append(html[pos:m.start()])
-                cut, depth = m.start(), 1
-            elif cut >= 0:
-                depth += 1
-        elif cut >= 0:
-            depth -= 1
-            if depth == 0:
-                summary = _SUMMARY.search(html, cut, m.end())
-                kept.append(summary.group(0) if summary else "")
-                pos, cut = m.end(), -1
-    kept.append(html[pos:] if cut < 0 else "")
+    kept, pos = [], 0
+    while (m := _CLOSED.search(html, pos)) is not None:
+        kept.append(html[pos:m.start()])
+        end = element_end(html, m.start(), "details")
+        if end is None:  # not closed: nothing after it shows
+            return "".join(kept)
+        summary = _SUMMARY.search(html, m.start(), end)
+        kept.append(summary.group(0) if summary else "")
+        pos = end
+    kept.append(html[pos:])
     return "".join(kept)
 
 

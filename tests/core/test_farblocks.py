@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from build_hooks.site.farblocks import PHONE, WIDE, Measure, height, measure, rounded, stand_in
+from build_hooks.site import defer
+from build_hooks.site.farblocks import CLASS, PHONE, WIDE, Measure, height, measure, rounded, stand_in
 
 
 def test_what_a_reader_sees_is_counted_and_nothing_else():
@@ -42,3 +43,9 @@ def test_the_style_names_both_stand_ins_in_pixels():
     assert style == f"--ldr-far-p:{rounded(height(m, PHONE))};--ldr-far-w:{rounded(height(m, WIDE))}"
     assert [rounded(px) for px in (0, 99, 100, 1234, 1250, 98765)] == [0, 99, 100, 1200, 1200, 99000]
     assert height(m, PHONE) > height(m, WIDE)
+
+
+def test_search_reads_a_run_as_prose():
+    """site/defer.py spells the runs' class among the prose it leaves as markup for the search
+    plugin: a run only holds the author's blocks."""
+    assert CLASS in defer.PROSE

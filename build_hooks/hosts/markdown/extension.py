@@ -121,6 +121,12 @@ FAR = CLASS
 """The class of each run of top-level blocks between two headings past the page's first screens."""
 
 
+def _stashed(stash: list, m) -> str:
+    """The HTML that Python-Markdown's placeholder ``m`` holds ("" for one it does not)."""
+    k = int(m.group(1))
+    return str(stash[k]) if k < len(stash) else ""
+
+
 class _MarkFar(Treeprocessor):
     """Puts each run of top-level blocks between two headings, from the first block past the
     page's first :data:`EARLY_TEXT` characters of text (about two screens of a laptop, four of a
@@ -153,8 +159,7 @@ class _MarkFar(Treeprocessor):
                 return
             seen += len(HTML_PLACEHOLDER_RE.sub("", text))
             for m in HTML_PLACEHOLDER_RE.finditer(text):
-                k = int(m.group(1))
-                seen += text_length(str(stash[k])) if k < len(stash) else 0
+                seen += text_length(_stashed(stash, m))
 
     def _wrap(self, root, blocks, stash):
         """Put each run of ``blocks`` (the root's, from the first far one on) between headings in
@@ -162,18 +167,15 @@ class _MarkFar(Treeprocessor):
         state = getattr(self.md, "ldr_state", None)
         deferred = state.deferred if state is not None else None
 
-        def held(m):
-            k = int(m.group(1))
-            return str(stash[k]) if k < len(stash) else ""
-
         def holds_heading(block) -> bool:
+            places = HTML_PLACEHOLDER_RE.finditer("".join(block.itertext()))
             return any(_HEADING.fullmatch(str(e.tag)) for e in block.iter()) or any(
-                _HEADING_HTML.search(held(m)) for m in HTML_PLACEHOLDER_RE.finditer("".join(block.itertext())))
+                _HEADING_HTML.search(_stashed(stash, m)) for m in places)
 
         def close(run):
             if not run:
                 return
-            html = HTML_PLACEHOLDER_RE.sub(held, "".join(to_html_string(b) for b in run))
+            html = HTML_PLACEHOLDER_RE.sub(lambda m: _stashed(stash, m), "".join(to_html_string(b) for b in run))
             if deferred:  # what the plugin holds out until the page is written is measured too
                 html = TOKENS.sub(lambda m: deferred.get(m.group(0), ""), html)
             box = etree.Element("div", {"class": FAR, "style": stand_in(html)})
