@@ -100,9 +100,10 @@ def check_inside(path: Path, inside: Path | None) -> Path:
     path = Path(path)
     if inside is None:
         return path
-    base = Path(real_path(inside))
-    real = Path(real_path(path))
-    if real != base and base not in real.parents:
+    base = real_path(inside)
+    real = real_path(path)
+    # both absolute and normalised (no "..", no trailing "/" but for the root itself)
+    if real != base and not real.startswith(base if base.endswith("/") else base + "/"):
         how = "a symlink" if os.path.islink(path) else "a path"
         raise UnsafeFile(path, f"{how} that leads outside {inside} (to {real})",
                          f"replace it with a regular file inside {inside}")

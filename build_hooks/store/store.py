@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,19 +61,19 @@ class Store:
 
         Records are shared between callers: treat them as read-only (use dataclasses.replace).
         """
-        path = self.path(proof, device_class)
-        try:
-            stat = path.stat()
+        where = os.path.join(self.dir, f"{proof}.{device_class}.json")  # self.path's, as a string:
+        try:  # a build reads each record a dozen times, and a Path costs more than the stat
+            stat = os.stat(where)
         except FileNotFoundError:
             return None
         except OSError as exc:
-            return Corrupt(path, str(exc))
+            return Corrupt(Path(where), str(exc))
         stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        seen = _PARSED.get(str(path))
+        seen = _PARSED.get(where)
         if seen is not None and seen[0] == stamp:
             return seen[1]
-        item = self._parse(path, proof, device_class)
-        _PARSED[str(path)] = (stamp, item)
+        item = self._parse(Path(where), proof, device_class)
+        _PARSED[where] = (stamp, item)
         return item
 
     def _parse(self, path: Path, proof: str, device_class: str) -> Record | Corrupt | None:
