@@ -54,15 +54,20 @@ class Store:
         self.dir = Path(results_dir) if results_dir is not None else Path(proofs_dir) / RESULTS_DIR
 
     def path(self, proof: str, device_class: str) -> Path:
-        return self.dir / f"{proof}.{device_class}.json"
+        return Path(self._where(proof, device_class))
+
+    def _where(self, proof: str, device_class: str) -> str:
+        """The record's file, as a string: :meth:`read` takes it a dozen times a record in a
+        build, and a Path costs more than the stat."""
+        return os.path.join(self.dir, f"{proof}.{device_class}.json")
 
     def read(self, proof: str, device_class: str) -> Record | Corrupt | None:
         """The record, or None, or Corrupt; unchanged files are parsed once per process.
 
         Records are shared between callers: treat them as read-only (use dataclasses.replace).
         """
-        where = os.path.join(self.dir, f"{proof}.{device_class}.json")  # self.path's, as a string:
-        try:  # a build reads each record a dozen times, and a Path costs more than the stat
+        where = self._where(proof, device_class)
+        try:
             stat = os.stat(where)
         except FileNotFoundError:
             return None
