@@ -226,6 +226,12 @@ def test_real_path_says_what_realpath_says(tmp_path):
     finally:
         os.chdir(cwd)
     assert check_inside(inside / "chain", inside) == inside / "chain"
-    for name in ("out", "dir", "dangling"):
+    # a sibling folder whose name starts with the folder's ("proofs-old" beside "proofs"): the
+    # real paths are compared as strings, and a bare prefix test would take it for inside
+    twin = tmp_path / "proofs-old"
+    twin.mkdir()
+    (twin / "key").write_text("k")
+    (inside / "twin").symlink_to(twin / "key")
+    for name in ("out", "dir", "dangling", "twin"):
         with pytest.raises(LdrError, match="leads outside"):
             check_inside(inside / name, inside)
