@@ -176,10 +176,16 @@ class Memo:
             pages: Callable[[], object], pin: str | None) -> str:
         """The key of one fence: its body and everything it reads (the page is the entry's);
         ``common``: what every fence depends on (it holds the pin)."""
+        return key_of(fence, source, self.inputs(reads, common, pages, pin))
+
+    def inputs(self, reads: Iterable[str], common: Callable[[], str], pages: Callable[[], object],
+               pin: str | None) -> str:
+        """A digest of what every fence depends on and of each input in ``reads``, as this build
+        found them (the whole page's key in hosts/mkdocs/pagecache.py is made of it too)."""
         if self._common is None:
             self._common = common()
         self._pin = pin
-        return key_of(fence, source, self._common, *(f"{what}={self._input(what, pages)}" for what in sorted(reads)))
+        return key_of(self._common, *(f"{what}={self._input(what, pages)}" for what in sorted(set(reads))))
 
     def _open(self, page: str | None, page_url: str | None) -> None:
         where = (str(page), str(page_url))

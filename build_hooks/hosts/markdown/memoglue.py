@@ -4,10 +4,14 @@ Mixed into :class:`build_hooks.hosts.markdown.state.LdrState`, whose fields it r
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from build_hooks.directives.memo import Entry, module_digest, tree_digest
 from build_hooks.hosts.markdown.fences import parse_options
+
+PAGE_READS = ("records", "history", "torch", "drawings", "data")
+"""What any page may read without a fence: its values read records, its pins the torch."""
 
 if TYPE_CHECKING:
     from build_hooks.config import Layout
@@ -48,6 +52,21 @@ class MemoGlue:
         pin = self.library.pin
         return self.memo.key(fence, directive.reads, source, self._memo_common, self._memo_pages,
                              None if pin is None else str(pin))
+
+    def page_inputs(self, fences: Iterable[str]) -> str | None:
+        """A digest of what a whole page's HTML reads besides its Markdown, for the page cache
+        (hosts/mkdocs/pagecache.py): what every fence depends on, the inputs its values and
+        pins read (records, history, torch, drawings, data), and those of each directive among
+        ``fences``, the fence names found on it; None where fences render afresh."""
+        if self.autorun or self.rerunning:
+            return None
+        reads = set(PAGE_READS)
+        for name in fences:
+            directive = self.registry.directives.get(name)
+            if directive is not None:
+                reads |= directive.reads
+        pin = self.library.pin
+        return self.memo.inputs(reads, self._memo_common, self._memo_pages, None if pin is None else str(pin))
 
     def _memo_common(self) -> str:
         """What every fence's HTML may depend on: the card map, the pin, the layout, the widgets."""

@@ -72,6 +72,7 @@ class LdrState(MemoGlue, PageCards):
         self.memo = Memo(self.root, self.layout)  # fences' HTML of earlier builds: directives/memo.py
         self.spots = SpotBook(self.root)  # where the pages' directives are, found by earlier builds
         self.told: list[tuple[str, Quote]] | None = None  # the quotes of the fence being rendered
+        self.page_told: list[tuple[str, Quote]] | None = None  # the quotes of the page being converted
 
     def use_widgets(self, widgets: Iterable[str], typed_versions: str = "off") -> None:
         """The widget modules and the typed-versions rule the site's configuration names
@@ -153,8 +154,9 @@ class LdrState(MemoGlue, PageCards):
     def keep_quote(self, key: str, found: Quote) -> None:
         _, where = self.quoted.setdefault(key, (found, set()))
         where.add(self.where(None))  # the page, not its line: editing prose must not rewrite the file
-        if self.told is not None:
-            self.told.append((key, found))
+        for told in (self.told, self.page_told):
+            if told is not None:
+                told.append((key, found))
 
     def keep_quotes(self) -> Path | None:
         """Write what this build quoted of the pinned torch (only what changed; None: nothing)."""

@@ -34,6 +34,9 @@ class LdrConfig(Config):
     extension's own option when mkdocs.yml lists it, else off."""
     template_cache = c.Type(bool, default=True)
     """Keep the theme's compiled templates in .cache/ldr/templates (site/templates.py)."""
+    page_cache = c.Type(bool, default=True)
+    """Keep each page's converted HTML in .cache/ldr/pages, and convert again only a page whose
+    Markdown or inputs changed (hosts/mkdocs/pagecache.py)."""
     link_files = c.Type(bool, default=True)
     """Publish the package's files (downloads, assets, fonts) as hard links to one copy of each in
     .cache/ldr/shelf instead of writing each one on every build (site/shelf.py)."""

@@ -59,6 +59,8 @@ class PageEvents:
         self.state.deferred = {}
         markdown = self.held.restore(markdown)
         self.state.begin_page(page.file.src_uri, normal_url(page.url), getattr(self, "offset", 0))
+        if self.pages is not None:  # a page whose inputs are unchanged is not converted again (pagecache.py)
+            self.pages.attach(page)
         return markdown
 
     on_page_markdown = CombinedEvent(_page_source, _page_converting)

@@ -44,6 +44,7 @@ from build_hooks.hosts.markdown.extension import LdrState, card_names
 from build_hooks.hosts.mkdocs.config import LdrConfig
 from build_hooks.hosts.mkdocs.log import check_writable, guard_hooks, log
 from build_hooks.hosts.mkdocs.macros import Held, clashes, macros_plugin, order_problem
+from build_hooks.hosts.mkdocs.pagecache import PageCache
 from build_hooks.hosts.mkdocs.pages import PageEvents, normal_url
 from build_hooks.hosts.mkdocs.prestart import plugin_library, prestart
 from build_hooks.hosts.mkdocs.serve import ServeLoop
@@ -75,6 +76,7 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
         self.loop = ServeLoop(report=_report)  # background proofs and rebuilds under `mkdocs serve`
         self.macros = None  # mkdocs-macros-plugin, when the site lists it (macros.py)
         self.held = Held()
+        self.pages: PageCache | None = None  # converted pages kept between builds (pagecache.py)
         self.cut_fonts: dict[str, str] = {}  # shipped face -> the face cut to the drawings' text (subset.py)
 
     def load_config(self, options, config_file_path=None):
@@ -123,6 +125,7 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
                                   or listed_option(config, "typed_versions", "off"))
         except LdrError as exc:
             raise PluginError(str(exc)) from exc
+        self.pages = PageCache(root, self.state) if self.config.page_cache else None
         add_assets(config)
         add_extensions(config, self.state)
         self.macros = macros_plugin(config)
@@ -137,6 +140,8 @@ class LdrPlugin(PageEvents, BasePlugin[LdrConfig]):
             self.state.begin_build()
         except LdrError as exc:  # e.g. a proof imports a helper that does not exist
             raise PluginError(str(exc)) from exc
+        if self.pages is not None:
+            self.pages.begin_build()
         self.reported: set[str] = set()
         self.page_errors: list[str] = []  # directive errors of every page, raised after the last
         self.broken_pages: list[str] = []  # where those pages were written
