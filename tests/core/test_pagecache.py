@@ -86,6 +86,7 @@ def test_an_edit_converts_that_page_and_those_that_read_every_page(project):
     # the proofs index and the claim read every page; the notes' value reads a record only
     assert counts == {"about.md": 1, "proofs.md": 1, "index.md": 1}
     assert "One more line." in project.html("about")
+    assert len(list((project.root / ".cache" / "ldr" / "pages").iterdir())) == 4  # replaced, not added
 
 
 def test_a_new_record_converts_the_pages_that_show_it(project):
@@ -188,3 +189,15 @@ def test_a_forged_or_damaged_entry_is_a_miss(project):
     done, counts = build(project, "--strict")
     assert done.returncode == 0 and counts == EVERY
     assert site_files(project) == first
+
+
+def test_an_info_note_comes_again_on_a_hit(project, monkeypatch):
+    monkeypatch.setenv("LDR_ACCELERATOR", "none")
+    project.proof("gpu", 'PROOF = {"accelerator": "prefer"}\nimport json\nprint("DATA=" + json.dumps({"a": 4}))\n')
+    project.page("index.md", "# GPU\n\n```proof\ngpu\n```\n")
+    note = "docs/index.md:3: proof gpu is not yet measured on an accelerator; the page shows its CPU result"
+    for _ in range(2):
+        done, counts = build(project, "--strict")
+        assert done.returncode == 0, done.stderr
+        assert note in done.stderr
+    assert counts == {}

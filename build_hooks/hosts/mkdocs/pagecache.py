@@ -18,9 +18,11 @@ The key is everything the conversion reads:
   every fence depends on (the card map, the pin, the layout, the widgets), the records,
   history, torch, drawings and data, and the pages where a fence on it reads them.
 
-An entry holds the HTML, the table of contents, the title and anchors MkDocs found, the markup
-the plugin holds out until the page is written (site/defer.py), the source quotes the page
-rendered, its info notes and the log lines its conversion wrote; a hit gives each back. Never
+Each page has one entry (an edit replaces it, so the cache does not grow as an author edits),
+which holds the key it was made under, the HTML, the table of contents, the title and anchors
+MkDocs found, the markup the plugin holds out until the page is written (site/defer.py), the
+source quotes the page rendered, its info notes and the log lines its conversion wrote; a hit
+gives each back. Never
 kept: a page whose conversion warned or failed (its message must come on every build), a build
 that may run proofs as it reads their records or re-runs them in the background, and a site
 with a Markdown extension or option this module does not know to read nothing but the page
@@ -176,7 +178,8 @@ class PageCache:
 
     def render(self, page: Any, convert: Callable[[Any, Any], None], config: Any, files: Any) -> None:
         key = self._key(page, config, files)
-        kept = _Kept.of(self.cache.get(key)) if key is not None else None
+        entry = key_of("page", page.file.src_uri, page.url)  # one per page: an edit replaces it
+        kept = _Kept.of(self.cache.get(entry), key) if key is not None else None
         if kept is not None and kept.give_back(page, files, self.state):
             self.hits += 1
             return
@@ -193,8 +196,8 @@ class PageCache:
         if key is None or any(d.level != "info" for d in notes) or any(
                 level >= logging.WARNING for _, level, _ in logged.lines):
             return
-        self.cache.put(key, json.dumps({
-            "html": page.content, "toc": _toc(page.toc), "title": page._title_from_render,
+        self.cache.put(entry, json.dumps({
+            "key": key, "html": page.content, "toc": _toc(page.toc), "title": page._title_from_render,
             "anchors": None if page.present_anchor_ids is None else sorted(page.present_anchor_ids),
             "links": None if page.links_to_anchors is None else {
                 f.src_uri: dict(links) for f, links in page.links_to_anchors.items()},
@@ -214,10 +217,11 @@ class _Kept:
         self.body, self.quotes = body, quotes
 
     @classmethod
-    def of(cls, text: str | None) -> _Kept | None:
+    def of(cls, text: str | None, key: str) -> _Kept | None:
+        """The page's entry if it was kept under ``key``."""
         try:
             body = json.loads(text) if text else None
-            if not isinstance(body, dict) or not isinstance(body["html"], str):
+            if not isinstance(body, dict) or body["key"] != key or not isinstance(body["html"], str):
                 return None
             if not (isinstance(body["title"], (str, type(None))) and isinstance(body["toc"], list)
                     and (body["anchors"] is None or all(isinstance(a, str) for a in body["anchors"]))
