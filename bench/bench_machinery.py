@@ -16,9 +16,14 @@ mode with no proof's process forked ahead of its request (spare). A text cache n
 any more (its code removed) is not measured: "gone".
 
 Printed per piece: the lines it costs (physical lines, docstrings and comments included, of
-what is named), and saving = (off - on) / off for warm (CPU, then wall) and cold (wall) at
-each size; verdict "keep" when the warm CPU saving at the largest size is at least 3% (for
-the pre-forking: the cold wall saving), else "drop". Then the medians with their spread, and
+what is named), and saving = (off - on) / off for warm (CPU, then wall), edit (CPU: the warm
+build after one line of prose is added to the first chapter, as an author's save under
+`mkdocs serve` makes it; each setting builds ROUNDS such edits) and cold (wall) at each size;
+verdict "keep" when the warm or the edit CPU saving at the largest size is at least 3% (for
+the pre-forking: the cold wall saving), else "drop". The page cache makes a warm build with
+nothing changed convert no page, so the caches of what pages hold (the directive memo) pay
+only when a page changes: the edit build is where they show. Then the medians with their
+spread, and
 the counts that show each OFF was off. The machine may be shared: read the spread.
 """
 
@@ -218,7 +223,20 @@ def measure(base: Path, chapters: int, rounds: int, cold_rounds: int, log) -> di
             runs[setting].append(build(root, *settings[setting]))
         log(f"  {chapters} ch: warm round {i + 1}/{rounds} " + " ".join(
             f"{s} {runs[s][-1]['cpu']:.2f}" for s in warm) + " (CPU s)")
-    out = {"warm": runs, "entries": (before, entries(root)), "cold": {}}
+    # After an edit: one line of prose added to the first chapter before each build (the
+    # author's loop under `mkdocs serve`, in a fresh process): the pages that read every page
+    # convert again, and what caches their fences shows.
+    page = root / "docs" / "part-01.md"
+    text, edits = page.read_text(), {s: [] for s in warm}
+    for i in range(rounds):
+        order = warm[i % len(warm):] + warm[:i % len(warm)]
+        for setting in order if i % 2 == 0 else order[::-1]:
+            page.write_text(text + f"\nAn edit, number {i}, before the {setting} build.\n")
+            edits[setting].append(build(root, *settings[setting]))
+        log(f"  {chapters} ch: edit round {i + 1}/{rounds} " + " ".join(
+            f"{s} {edits[s][-1]['cpu']:.2f}" for s in warm) + " (CPU s)")
+    page.write_text(text)
+    out = {"warm": runs, "edit": edits, "entries": (before, entries(root)), "cold": {}}
     if cold_rounds:
         cold = {s: [] for s in ("on", *(p[0] for p in PIECES if p[4]))}
         for i in range(cold_rounds):
@@ -255,19 +273,24 @@ def report(results: dict[int, dict], rounds: int) -> None:
     top = sizes[-1]
     print(f"\nsaving = (off - on) / off, %, medians of {rounds} warm builds per setting (CPU: user + system "
           "of the build's process tree; wall); cold: wall of the cold builds (every proof runs)")
-    head = "".join(f" warm {c:>2} ch CPU/wall" for c in sizes) + "".join(f"  cold {c:>2} ch" for c in sizes)
+    head = ("".join(f" warm {c:>2} ch CPU/wall" for c in sizes) + "".join(f"  edit {c:>2} ch" for c in sizes)
+            + "".join(f"  cold {c:>2} ch" for c in sizes))
     print(f"{'piece':<10} {'lines':>5} {head}  verdict")
     for name, _, _, _, cold_only, specs in PIECES:
         count, _ = lines_of(specs)
         cells = "".join(f"       {cell(saving(results[c], 'warm', name, 'cpu'))}/"
                         f"{cell(saving(results[c], 'warm', name, 'wall'))}" for c in sizes)
+        cells += "".join(f"     {cell(saving(results[c], 'edit', name, 'cpu'))}" for c in sizes)
         cells += "".join(f"     {cell(saving(results[c], 'cold', name, 'wall'))}" for c in sizes)
-        decisive = [saving(results[c], "cold" if cold_only else "warm", name, "wall" if cold_only else "cpu")
+        kinds = ("cold",) if cold_only else ("warm", "edit")
+        decisive = [[saving(results[c], kind, name, "wall" if cold_only else "cpu") for kind in kinds]
                     for c in reversed(sizes)]
-        decided = next((v for v in decisive if v is not None), None)
+        decided = next((max(v for v in found if v is not None) for found in decisive
+                        if any(v is not None for v in found)), None)
         verdict = ("gone" if count == 0 else "?") if decided is None else ("keep" if decided >= KEEP else "drop")
         print(f"{name:<10} {count:>5} {cells}  {verdict}")
-    print(f"\nverdict: keep when the warm CPU saving at {top} chapters (the largest size) is >= {KEEP:.0f}%; "
+    print(f"\nverdict: keep when the warm CPU saving at {top} chapters (the largest size), with nothing "
+          f"changed or after a one-line edit of the first chapter (edit, CPU), is >= {KEEP:.0f}%; "
           "prefork, spare: the cold wall saving at the largest size with a cold build; gone: no build uses it")
     shared, _ = lines_of([("core/cache.py", "module")])
     print("\nlines counted (physical, with docstrings and comments; core/cache.py, "
@@ -277,8 +300,8 @@ def report(results: dict[int, dict], rounds: int) -> None:
     for c in sizes:
         r = results[c]
         print(f"\n{c} chapter(s): medians [min-max] over the rounds")
-        for kind in ("warm", "cold"):
-            for setting, runs in r[kind].items():
+        for kind in ("warm", "edit", "cold"):
+            for setting, runs in r.get(kind, {}).items():
                 if runs:
                     cpu, wall = [x["cpu"] for x in runs], [x["wall"] for x in runs]
                     print(f"  {kind} {setting:<10} CPU {statistics.median(cpu):7.2f} s [{min(cpu):.2f}-{max(cpu):.2f}]"

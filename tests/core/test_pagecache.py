@@ -201,3 +201,22 @@ def test_an_info_note_comes_again_on_a_hit(project, monkeypatch):
         assert done.returncode == 0, done.stderr
         assert note in done.stderr
     assert counts == {}
+
+
+def test_a_slugify_option_made_by_a_call_is_keyed(project):
+    """toc's slugify as mkdocs-material's setup suggests it (a partial of pymdownx's function):
+    the site keeps its pages, and another choice of case converts them again."""
+    make(project)
+    yml = project.root / "mkdocs.yml"
+    base = yml.read_text()
+    option = ("  - toc:\n      slugify: !!python/object/apply:pymdownx.slugs.slugify\n"
+              "        kwds:\n          case: {case}\n")
+    yml.write_text(base + option.format(case="lower"))
+    assert build(project, "--strict")[0].returncode == 0
+    assert 'id="what-it-is"' in project.html("about")
+    done, counts = build(project, "--strict")
+    assert done.returncode == 0 and counts == {}
+    yml.write_text(base + option.format(case="none"))
+    done, counts = build(project, "--strict")
+    assert done.returncode == 0 and counts == EVERY
+    assert 'id="What-it-is"' in project.html("about")

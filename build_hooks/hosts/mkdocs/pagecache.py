@@ -32,6 +32,7 @@ page is converted, as without the cache.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -83,6 +84,8 @@ def _stable(value: object) -> object:
         return [_stable(v) for v in value]
     if isinstance(value, (set, frozenset)):
         return sorted((_stable(v) for v in value), key=repr)
+    if isinstance(value, functools.partial):  # toc's slugify: pymdownx.slugs.slugify(case="lower")
+        return ["partial", _stable(value.func), _stable(list(value.args)), _stable(value.keywords)]
     if callable(value):
         name = f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', '')}"
         if not name.startswith(PURE) or name.startswith(tuple(f"{m}." for m in IMPURE)):
