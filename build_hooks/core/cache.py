@@ -57,11 +57,13 @@ def package_digest() -> str:
     edited template must not replay the markup the old one made) by content (2 ms for all of
     them), and the Python version: what any cached value was made by."""
     digest = hashlib.sha256(sys.version.encode() + b"\0")
-    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.json"), *PACKAGE.rglob("*.html")]):
-        if "__pycache__" in path.parts:
-            continue
-        with contextlib.suppress(OSError):
-            digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    found = []
+    for top, dirs, files in os.walk(PACKAGE):  # one walk, bytecode folders left out
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found += [os.path.join(top, name) for name in files if name.endswith((".py", ".json", ".html"))]
+    for path in sorted(os.path.relpath(f, PACKAGE).split(os.sep) for f in found):
+        with contextlib.suppress(OSError), open(os.path.join(PACKAGE, *path), "rb") as handle:
+            digest.update("/".join(path).encode() + b"\0" + handle.read() + b"\0")
     return digest.hexdigest()
 
 
