@@ -151,12 +151,10 @@ class PageCache:
     def __init__(self, root: Path, state: LdrState):
         self.cache = TextCache.for_project(root, NAMESPACE, ".json")
         self.state = state
-        self._site: tuple[str | None] | None = None
-        self.hits = self.misses = 0
+        self._site: tuple[str | None] | None = None  # (the site's key, or None: not keyable) once known
 
     def begin_build(self) -> None:
         self._site = None
-        self.hits = self.misses = 0
 
     def attach(self, page: Any) -> None:
         """Wrap ``page.render`` (MkDocs calls it right after the page events' on_page_markdown)."""
@@ -184,9 +182,7 @@ class PageCache:
         entry = key_of("page", page.file.src_uri, page.url)  # one per page: an edit replaces it
         kept = _Kept.of(self.cache.get(entry), key) if key is not None else None
         if kept is not None and kept.give_back(page, files, self.state):
-            self.hits += 1
             return
-        self.misses += 1
         state = self.state
         before = len(state.diagnostics)
         state.page_told = []
