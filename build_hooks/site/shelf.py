@@ -44,6 +44,7 @@ class Shelf:
         self.folder = cache_dir(root) / FOLDER
         self.wanted = self.enabled = enabled
         self.used: set[str] = set()
+        self._folders: set[str] = set()  # the site's folders made (or found) by this build
         self.linked = 0
         self.written = 0
 
@@ -52,13 +53,19 @@ class Shelf:
         link can be made, a file written with those bytes. Whatever was at ``dest`` (a file of
         an earlier build, a symlink) is replaced, never written through."""
         dest = Path(dest)
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        folder = os.path.dirname(dest)
+        if folder not in self._folders:  # a site of hundreds of files in a few folders
+            os.makedirs(folder, exist_ok=True)
+            self._folders.add(folder)
         entry = self._entry(body) if self.enabled else None
         if entry is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(dest)  # a dirty build's old file; a symlink goes, not its target
             try:
-                os.link(entry, dest, follow_symlinks=False)
+                try:
+                    os.link(entry, dest, follow_symlinks=False)
+                except FileExistsError:  # a dirty build's old file; a symlink goes, not its target
+                    with contextlib.suppress(OSError):
+                        os.unlink(dest)
+                    os.link(entry, dest, follow_symlinks=False)
                 self.linked += 1
                 return
             except FileExistsError:  # a folder where the file belongs: write_atomic says what it can
@@ -113,8 +120,10 @@ def _holds(entry: Path, body: bytes) -> bool:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size != len(body):
             return False
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(len(body) + 1) == body
+        got = b""
+        while len(got) <= len(body) and (chunk := os.read(fd, len(body) + 1 - len(got))):
+            got += chunk  # os.read: a buffered reader would add an isatty and an lseek
+        return got == body
     except OSError:
         return False
     finally:

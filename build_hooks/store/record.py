@@ -17,6 +17,7 @@ read as ``""``. Records of every proof made before that carry them, and read as 
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from typing import Any
@@ -162,8 +163,7 @@ class Record:
         False: the caller knows no string of it holds a lone surrogate."""
         if not isinstance(body, dict) or body.get("format") != FORMAT:
             raise ValueError(f"not a format-{FORMAT} record")
-        names = {f.name for f in fields(cls)}
-        optional = {f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
+        names, optional = _names(cls)
         missing = names - set(body) - optional - set(TORCH_FIELDS)
         if missing:
             raise ValueError(f"missing fields: {', '.join(sorted(missing))}")
@@ -174,7 +174,7 @@ class Record:
             failure = kwargs["failure"]
             if not isinstance(failure, dict):
                 raise ValueError(f"field failure must be null or an object, not {show(failure)}")
-            known = {f.name for f in fields(Failure)}
+            known = _names(Failure)[0]
             absent = known - set(failure) - {"stderr_tail", "helpers", "torch"}
             if absent:
                 raise ValueError(f"field failure lacks {', '.join(sorted(absent))}")
@@ -183,6 +183,14 @@ class Record:
             failure.setdefault("torch", "")
             kwargs["failure"] = failure
         return kwargs
+
+
+@functools.cache
+def _names(kind: type) -> tuple[frozenset[str], frozenset[str]]:
+    """A dataclass's field names, and those of them that have a default: read for every record
+    a build parses, and ``fields`` walks the class's fields each time it is asked."""
+    return (frozenset(f.name for f in fields(kind)),
+            frozenset(f.name for f in fields(kind) if f.default is not MISSING or f.default_factory is not MISSING))
 
 
 def _drop_empty(body: dict) -> None:

@@ -235,3 +235,67 @@ def test_real_path_says_what_realpath_says(tmp_path):
     for name in ("out", "dir", "dangling", "twin"):
         with pytest.raises(LdrError, match="leads outside"):
             check_inside(inside / name, inside)
+
+
+def test_a_symlink_swapped_in_after_the_check_is_still_refused(tmp_path, monkeypatch):
+    """safefs checks a plain entry of its folder with one lstat and then opens it without
+    following a symlink. A symlink put in its place between the two (here: the lstat is the
+    one taken before the swap) makes the kernel refuse the open, and the full check then
+    refuses the link; ``../secret`` is never read."""
+    from build_hooks.core import safefs
+
+    inside, secret = tmp_path / "proofs", tmp_path / "secret"
+    inside.mkdir()
+    secret.write_text("key")
+    entry = inside / "a.py"
+    entry.write_text("x = 1\n")
+    assert safefs.read_text(entry, inside=inside) == "x = 1\n"
+    before = os.lstat(entry)
+    entry.unlink()
+    entry.symlink_to(secret)
+    taken = [before]  # the first check sees the old file; the next ones look again
+    real_entry_stat = safefs._entry_stat
+    monkeypatch.setattr(safefs, "_entry_stat",
+                        lambda path, folder: taken.pop() if taken else real_entry_stat(path, folder))
+    with pytest.raises(LdrError, match="leads outside"):
+        safefs.read_text(entry, inside=inside)
+
+
+def test_the_one_lstat_check_agrees_with_the_full_one(tmp_path):
+    """check_regular and read_bytes with the one-lstat path against the real-path comparison, on
+    every kind of entry a folder can hold: each accepts and refuses the same entries."""
+    from build_hooks.core import safefs
+
+    inside, outside = tmp_path / "drawings", tmp_path / "elsewhere"
+    inside.mkdir()
+    outside.mkdir()
+    (outside / "key").write_text("k")
+    (inside / "a.excalidraw").write_text("{}")
+    (inside / "sub").mkdir()
+    (inside / "in").symlink_to(inside / "a.excalidraw")
+    (inside / "out").symlink_to(outside / "key")
+    os.mkfifo(inside / "pipe")
+    names = ["a.excalidraw", "sub", "in", "out", "pipe", "missing", ".."]
+
+    def outcome(call, path):
+        try:
+            call(path)
+            return "ok"
+        except LdrError as exc:
+            return f"refused: {exc.what}"
+        except OSError as exc:
+            return type(exc).__name__
+
+    fast = {name: (outcome(lambda p: safefs.check_regular(p, inside).st_mode, inside / name),
+                   outcome(lambda p: safefs.read_bytes(p, inside=inside), inside / name)) for name in names}
+    original = safefs._entry_stat
+    try:
+        safefs._entry_stat = lambda path, folder: None  # every check resolves both real paths
+        full = {name: (outcome(lambda p: safefs.check_regular(p, inside).st_mode, inside / name),
+                       outcome(lambda p: safefs.read_bytes(p, inside=inside), inside / name)) for name in names}
+    finally:
+        safefs._entry_stat = original
+    assert fast == full
+    assert fast["a.excalidraw"] == ("ok", "ok") and fast["in"] == ("ok", "ok")
+    assert fast["out"][0].startswith("refused: a symlink that leads outside")
+    assert fast["pipe"][0] == "refused: a FIFO (named pipe)"

