@@ -17,7 +17,6 @@ read as ``""``. Records of every proof made before that carry them, and read as 
 
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from typing import Any
@@ -185,12 +184,17 @@ class Record:
         return kwargs
 
 
-@functools.cache
+_NAMES: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
+
+
 def _names(kind: type) -> tuple[frozenset[str], frozenset[str]]:
     """A dataclass's field names, and those of them that have a default: read for every record
     a build parses, and ``fields`` walks the class's fields each time it is asked."""
-    return (frozenset(f.name for f in fields(kind)),
-            frozenset(f.name for f in fields(kind) if f.default is not MISSING or f.default_factory is not MISSING))
+    if kind not in _NAMES:
+        _NAMES[kind] = (frozenset(f.name for f in fields(kind)),
+                        frozenset(f.name for f in fields(kind)
+                                  if f.default is not MISSING or f.default_factory is not MISSING))
+    return _NAMES[kind]
 
 
 def _drop_empty(body: dict) -> None:
