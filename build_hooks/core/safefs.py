@@ -94,11 +94,14 @@ def real_path(path: Path | str) -> str:
     return os.path.realpath(path)
 
 
-def _entry_stat(path: Path | str, inside: Path | str) -> os.stat_result | None:
+def _entry_stat(path: Path | str, inside: Path | str | None) -> os.stat_result | None:
     """The ``lstat`` of ``path`` when it is a direct entry of ``inside`` (``inside/name``) and
     not a symlink, which places it inside ``inside`` whatever ``inside`` itself leads to; None
     where that cannot be told so (a deeper path, a symlink, a missing entry): the caller then
-    resolves both real paths. One system call instead of the six of two :func:`real_path`."""
+    resolves both real paths (``inside`` None: no folder to be inside of, None too). One system
+    call instead of the six of two :func:`real_path`."""
+    if inside is None:
+        return None
     where = os.fspath(path)
     folder, name = os.path.split(where)
     if folder != os.fspath(inside) or name in ("", ".", ".."):
@@ -129,7 +132,7 @@ def check_inside(path: Path, inside: Path | None) -> Path:
 def check_regular(path: Path, inside: Path | None = None) -> os.stat_result:
     """The stat of ``path`` when it is a regular file inside ``inside`` (see :func:`check_inside`);
     raises UnsafeFile otherwise, FileNotFoundError when it does not exist."""
-    info = _entry_stat(path, inside) if inside is not None else None
+    info = _entry_stat(path, inside)
     if info is None:
         check_inside(path, inside)
         info = _loop_is_unsafe(os.stat, path)
@@ -155,7 +158,7 @@ def _open_inside(path: Path, inside: Path | None) -> int:
     """A descriptor open for reading on ``path``, which :func:`check_inside` accepted. A direct
     entry of ``inside`` that is no symlink is opened without following one, so that a symlink
     put in its place after the check is refused by the kernel (ELOOP), then checked in full."""
-    if inside is not None and _NOFOLLOW and _entry_stat(path, inside) is not None:
+    if _NOFOLLOW and _entry_stat(path, inside) is not None:
         try:
             return os.open(path, _READ | _NOFOLLOW)
         except OSError as exc:
