@@ -1,14 +1,15 @@
 """Light, calm pages (issue 20): every page makes at most three requests of its own (our one
 stylesheet, our one script and, where a drawing needs it, one font), and nothing on a page moves
 while it loads, at 1440 px and at 390 px (layout shift 0, read from the browser's own
-``layout-shift`` entries, buffered from the navigation's start)."""
+``layout-shift`` entries, buffered from the navigation's start). And no page requests anything
+off localhost or logs an error, read on the same cold loads."""
 
 from __future__ import annotations
 
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import READY, SETTLED, two_at_a_time
+from browser_support import READY, SETTLED, Watch, two_at_a_time
 
 # What any mkdocs-material page requests: its own stylesheets, scripts, favicon and search.
 MATERIAL = ("assets/stylesheets/", "assets/javascripts/", "assets/images/", "search/", "sitemap.xml")
@@ -44,17 +45,19 @@ WINDOW_MS = 400
 def start_load(browser, url: str, width: int, height: int):
     """Start a cold load in a fresh context; return once its scripts are ready and its first
     frames and its fonts are done (SETTLED: a wait on the page's own events, which no busy machine
-    can outrun), the page still watched (finish_load) until WINDOW_MS after the ready mark."""
+    can outrun), the page still watched (finish_load) until WINDOW_MS after the ready mark.
+    ``watch`` sees every request of the page and its workers, and every error it logs."""
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme="light")
     context.add_init_script(OBSERVE)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda req: requests.append(req.url))
+    watch = Watch(page)
     page.goto(url, wait_until="load")
     page.wait_for_function(READY)
     page.evaluate("ms => { window.__ldrUntil = performance.now() + ms; }", WINDOW_MS)
     page.evaluate(SETTLED)
-    return context, page, requests
+    return context, page, requests, watch
 
 
 FINISH = """async () => {
@@ -63,21 +66,51 @@ FINISH = """async () => {
 }"""
 
 
-def cold_loads(browser, site, paths: list[str], width: int, height: int, probes: dict | None = None) -> dict:
-    """Each path loaded cold, each in a fresh context: what it requests of its own (``own``),
-    every layout shift it made (``shifts``) and what its probe, a script, returns (``probed``).
-    Two pages at a time: while one is watched to the end of its window, doing nothing, the next
-    one loads (each its own window, context and renderer; nothing of one is read on the other)."""
+# Once its window is over, a page that is explored (``cold_loads(explore=True)``) is left until its
+# network is idle, then wheeled 4000 px down (lazy things load): the wheel's scroll has ended (or the
+# page cannot scroll), then two frames (what the scroll set off has started), and at least the
+# 100 ms after the wheel that a fixed wait gave.
+WHEELED = """() => { window.__ldrWheelAt = performance.now(); window.__ldrScrollEnd = false;
+  addEventListener("scrollend", () => { __ldrScrollEnd = true; }, {once: true}); }"""
+SCROLLED = "() => __ldrScrollEnd || document.scrollingElement.scrollHeight <= innerHeight"
+AFTER_SCROLL = """async () => {
+  const frame = () => new Promise(done => requestAnimationFrame(() => done()));
+  await frame(); await frame();
+  const left = __ldrWheelAt + 100 - performance.now();
+  if (left > 0) await new Promise(done => setTimeout(done, left));
+}"""
+
+
+def explore(page) -> None:
+    page.wait_for_load_state("networkidle")
+    page.evaluate(WHEELED)
+    page.mouse.wheel(0, 4000)
+    page.wait_for_function(SCROLLED)
+    page.evaluate(AFTER_SCROLL)
+
+
+def cold_loads(browser, site, paths: list[str], width: int, height: int, probes: dict | None = None,
+               explored: bool = False) -> dict:
+    """Each path loaded cold, each in a fresh context: what it requests of its own in its window
+    (``own``), every layout shift it made (``shifts``) and what its probe, a script, returns
+    (``probed``); explored, also every request it and its workers made and every error it logged
+    up to the end of the exploring (``all`` and ``errors``). Two pages at a time: while one is
+    watched to the end of its window, or waits for its network, doing nothing, the next one loads
+    (each its own window, context and renderer; nothing of one is read on the other)."""
     probes = probes or {}
 
-    def finish(path, context, page, requests):
+    def finish(path, context, page, requests, watch):
         try:
             page.evaluate(FINISH)
             probed = page.evaluate(probes[path]) if path in probes else None
             shifts = page.evaluate("() => __ldrTakeShifts()")
+            mine = own(requests, site.base, site.url(path))  # the page's own, before any scrolling
+            if explored:
+                explore(page)
         finally:
             context.close()
-        return path, {"own": own(requests, site.base, site.url(path)), "shifts": shifts, "probed": probed}
+        return path, {"own": mine, "shifts": shifts, "probed": probed,
+                      "all": list(watch.requests), "external": watch.external(), "errors": list(watch.errors)}
 
     return dict(two_at_a_time(paths, lambda path: start_load(browser, site.url(path), width, height), finish))
 
@@ -90,11 +123,12 @@ INDEX = """() => { const t = document.querySelector('.ldr-index table');
 
 @pytest.fixture(scope="module")
 def desktop_loads(project_site, browser) -> dict:
-    """Every page loaded cold once at 1440 px: the request test, the desktop shift test and the
-    proofs index test read the same loads (a cold load in a fresh context costs the same whatever
-    is read from it)."""
+    """Every page loaded cold once at 1440 px, and explored: the request tests, the desktop shift
+    test and the proofs index test read the same loads (a cold load in a fresh context costs the
+    same whatever is read from it)."""
     width, height = WIDTHS["desktop"]
-    return cold_loads(browser, project_site, all_pages(project_site), width, height, {"proofs/": INDEX})
+    return cold_loads(browser, project_site, all_pages(project_site), width, height, {"proofs/": INDEX},
+                      explored=True)
 
 
 def own(requests: list[str], base: str, url: str) -> list[str]:
@@ -125,6 +159,19 @@ def test_every_page_makes_at_most_three_requests_of_its_own(project_site, deskto
         fonts_seen += len(fonts)
         assert not set(mine) - {"assets/ldr/bundle.css", "assets/ldr/bundle.js", *fonts}, (path, mine)
     assert fonts_seen >= 3  # the drawings' font is among what was counted
+
+
+def test_no_request_leaves_localhost_and_no_console_errors(project_site, desktop_loads):
+    """Every page, loaded cold in a fresh context, until its network is idle, then scrolled 4000 px
+    down (lazy things load): what it and its workers requested, and what it logged."""
+    pages = all_pages(project_site)
+    assert any(p.startswith("theme-check") for p in pages)
+    assert sorted(desktop_loads) == pages
+    for path in pages:
+        load = desktop_loads[path]
+        assert load["all"], path
+        assert not load["external"], (f"/{path}: requests left localhost", load["external"])
+        assert not load["errors"], (f"/{path}: console errors", load["errors"])
 
 
 @pytest.mark.parametrize("size", WIDTHS, ids=list(WIDTHS))

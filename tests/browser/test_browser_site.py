@@ -1,5 +1,6 @@
-"""Whole-site checks: the palette follows the scheme toggle, nothing leaves localhost, no console
-errors, the home page's reading lines, and screenshots of Part 0 to look at."""
+"""Whole-site checks: the palette follows the scheme toggle, the home page's reading lines, and
+screenshots of Part 0 to look at. (That no page requests anything off localhost or logs an error
+is test_browser_calm.py's, on the same cold loads as its other checks.)"""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
-from browser_support import SCREENSHOTS, Watch, click_nav, two_at_a_time, visit
+from browser_support import SCREENSHOTS, click_nav
 
 PALETTE = ["--ldr-subject", "--ldr-subject-soft", "--ldr-ink", "--ldr-ink-soft", "--ldr-context",
            "--ldr-context-soft", "--ldr-paper"]
@@ -44,50 +45,6 @@ def site_pages(site) -> list[str]:
     folder = Path(site.server.RequestHandlerClass.keywords["directory"])
     paths = (p.relative_to(folder).parent.as_posix() for p in folder.rglob("index.html") if "assets" not in p.parts)
     return sorted("" if path == "." else path for path in paths)  # "." is the home page; dots elsewhere stay
-
-
-WHEELED = """() => { window.__ldrWheelAt = performance.now(); window.__ldrScrollEnd = false;
-  addEventListener("scrollend", () => { __ldrScrollEnd = true; }, {once: true}); }"""
-# The wheel's scroll has ended (or the page cannot scroll), then two frames (what the scroll set
-# off has started), and at least the 100 ms after the wheel that a fixed wait gave.
-SCROLLED = "() => __ldrScrollEnd || document.scrollingElement.scrollHeight <= innerHeight"
-AFTER_SCROLL = """async () => {
-  const frame = () => new Promise(done => requestAnimationFrame(() => done()));
-  await frame(); await frame();
-  const left = __ldrWheelAt + 100 - performance.now();
-  if (left > 0) await new Promise(done => setTimeout(done, left));
-}"""
-
-
-def test_no_request_leaves_localhost_and_no_console_errors(project_site, browser):
-    """Every page, loaded cold in a fresh context, until its network is idle, then scrolled 4000 px
-    down (lazy things load). Two pages at a time: while one waits, idle, for its network to be
-    quiet for 500 ms, the next loads; each its own context, watched apart."""
-    pages = site_pages(project_site)
-    assert any(p.startswith("theme-check") for p in pages)
-
-    def start(path):
-        context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="light")
-        page = context.new_page()
-        watch = Watch(page)
-        visit(page, project_site.url(path + "/" if path else ""))
-        return context, page, watch
-
-    def finish(path, context, page, watch):
-        try:
-            page.wait_for_load_state("networkidle")
-            page.evaluate(WHEELED)
-            page.mouse.wheel(0, 4000)  # let lazy things load
-            page.wait_for_function(SCROLLED)
-            page.evaluate(AFTER_SCROLL)
-            assert watch.requests, path
-            assert not watch.external(), (f"/{path}: requests left localhost", watch.external())
-            assert not watch.errors, (f"/{path}: console errors", watch.errors)
-        finally:
-            context.close()
-        return path
-
-    assert two_at_a_time(pages, start, finish) == pages
 
 
 def test_reading_lines_link_every_part(project_site, open_page):
