@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from drawing_support import SHARED_COMPARE, need_chromium, need_shared
-from fidelity import ink_fscore, snap, standalone
+from fidelity import _bits, _grown, _overlap, _place, ink_fscore, snap, standalone
 
 from build_hooks.drawing import render_svg
 from build_hooks.drawing.compact import compact
@@ -111,3 +111,25 @@ def test_metric_equals_the_oracles_compare_py(rasters, scores, name):
     if shift != mine["shift"]:
         pytest.skip(f"compare.py aligned at {shift}, this metric at {mine['shift']}: not comparable")
     assert mine["f"] == pytest.approx(theirs, abs=0.0015)
+
+
+@pytest.mark.parametrize("k", [3, 5])
+def test_the_fast_overlap_is_pillows(k):
+    """ink_fscore counts overlaps and grows ink with torch; Pillow's own ways (the oracle's: paste
+    on a canvas, multiply, the histogram's 255s, and MaxFilter) give the same numbers, on sparse
+    random ink, at shifts that leave the canvas on each side."""
+    import random
+
+    from PIL import Image, ImageChops, ImageFilter
+
+    rng = random.Random(k)
+
+    def ink(w: int, h: int) -> Image.Image:
+        return Image.frombytes("L", (w, h), bytes(255 if rng.random() < 0.08 else 0 for _ in range(w * h)))
+
+    a, b = ink(61, 47), ink(53, 40)
+    A, B = _bits(a), _bits(b)
+    for dx, dy in [(0, 0), (5, 3), (-7, 2), (30, -9), (50, 40), (-53, 0), (70, 10)]:
+        pillow = ImageChops.multiply(a, _place(b, dx, dy, a.size)).histogram()[255]
+        assert _overlap(A, B, dx, dy) == pillow, (dx, dy)
+    assert bool((_grown(A, k) == _bits(a.filter(ImageFilter.MaxFilter(k)))).all())
