@@ -177,6 +177,20 @@ def settle(page) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
+def move_and_read(page, move: str, arg, probe: str, frames: int = 2):
+    """``move(arg)`` in the page (a scroll), then ``frames`` animation frames (two: as settle
+    waits), then what ``probe``, a function of no arguments, reads: one round trip to the browser
+    where the scroll, the wait and each read took one apiece (a walk down a long page makes
+    hundreds)."""
+    return page.evaluate(f"""async arg => {{ ({move})(arg);
+      for (let i = 0; i < {int(frames)}; i++) await new Promise(done => requestAnimationFrame(done));
+      return ({probe})(); }}""", arg)
+
+
+SCROLL_TO = "y => scrollTo(0, y)"
+"""``move_and_read``'s move to a height."""
+
+
 # The page's long blocks off screen are skipped until the reader nears them (content-visibility:
 # auto, build_hooks/assets/ldr-proofs.css): what they hold has no layout of its own, so a test that
 # measures every element of a page draws every block first, then waits two frames for the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browser_support import click_nav, settle
+from browser_support import SCROLL_TO, click_nav, move_and_read
 
 PART0 = "theme-check/part-00-the-map/"
 PART1 = "theme-check/part-01-the-tensor/"
@@ -171,6 +171,12 @@ SHIFTS = """() => { window.__ldrShifts = [];
     .observe({type: 'layout-shift'}); }"""
 
 
+# The meter's column (or the phone's bar), the text column, and the floor the bar names.
+SIZES = """() => { const box = s => { const r = document.querySelector(s).getBoundingClientRect();
+    return {width: r.width, height: r.height}; };
+  return [box('.ldr-rail'), box('.md-content'), document.querySelector('.ldr-meter__now').textContent]; }"""
+
+
 @pytest.mark.parametrize("width", [1440, 390])
 def test_nothing_moves_while_scrolling(project_site, open_page, width):
     """The phone bar keeps one height whatever floor it names (it was 41 px, then 57 px once it
@@ -180,11 +186,7 @@ def test_nothing_moves_while_scrolling(project_site, open_page, width):
     height = page.evaluate("() => document.documentElement.scrollHeight - innerHeight")
     seen: dict[tuple, set] = {}
     for y in list(range(0, height, 350)) + [height]:
-        page.evaluate("y => window.scrollTo(0, y)", y)
-        settle(page)
-        rail = page.locator(".ldr-rail").bounding_box()
-        text = page.locator(".md-content").bounding_box()
-        now = page.evaluate("() => document.querySelector('.ldr-meter__now').textContent")
+        rail, text, now = move_and_read(page, SCROLL_TO, y, SIZES)
         seen.setdefault((round(rail["height"], 1), round(rail["width"], 1), round(text["width"], 1)), set()).add(now)
     names = set().union(*seen.values())
     assert len(names) >= 6, names  # the bar named several floors, and none

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import SCREENSHOTS, draw_all, instant_ready, settle
+from browser_support import SCREENSHOTS, SCROLL_TO, draw_all, instant_ready, move_and_read, settle
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 PHONE = {"width": 390, "height": 844}
@@ -356,15 +356,20 @@ METER_FLOOR = """() => {
 }"""
 
 
+# Both, and where the page can still scroll to, read at once after a move.
+BOTH = f"""() => ({{expected: ({EXPECTED_FLOOR})(), meter: ({METER_FLOOR})(),
+  end: document.documentElement.scrollHeight - innerHeight,
+  bottom: scrollY >= document.documentElement.scrollHeight - innerHeight - 1}})"""
+
+
 @pytest.mark.parametrize("viewport", [{"width": 1440, "height": 900}, PHONE], ids=["desktop", "phone"])
 def test_meter_and_table_of_contents_agree_down_part_0(project_site, open_page, viewport):
     page, watch = open_page(project_site.url(PART0), **viewport)
     step = viewport["height"] // 2
     seen_sections, floorless = set(), set()
 
-    def agree(where: str) -> None:
-        section, floor = page.evaluate(EXPECTED_FLOOR)
-        count, lit, now = page.evaluate(METER_FLOOR)
+    def agree(where: str, got: dict) -> None:
+        (section, floor), (count, lit, now) = got["expected"], got["meter"]
         assert (lit if count else None) == floor and count == (1 if floor else 0), \
             f"at {where} the contents mark #{section} (floor {floor}), the meter lights {lit} ({count})"
         if not floor:
@@ -376,18 +381,16 @@ def test_meter_and_table_of_contents_agree_down_part_0(project_site, open_page, 
     # at an estimated height until drawn (content-visibility: auto)
     y, bottom = 0, False
     while not bottom:
-        page.evaluate("y => window.scrollTo(0, y)", y)
-        settle(page)
-        agree(f"{y}px")
-        bottom = page.evaluate("() => scrollY >= document.documentElement.scrollHeight - innerHeight - 1")
-        y = min(y + step, page.evaluate("() => document.documentElement.scrollHeight - innerHeight"))
+        got = move_and_read(page, SCROLL_TO, y, BOTH)
+        agree(f"{y}px", got)
+        bottom = got["bottom"]
+        y = min(y + step, got["end"])
         assert y < 100 * viewport["height"], "the page never ends"
-    # and each section as a link in the contents opens it (a short one can fall between two steps)
+    # and each section as a link in the contents opens it (a short one can fall between two steps):
+    # four frames, so that what the scroll brought near is drawn and the page settles around it
     for ident in page.evaluate("() => [...document.querySelectorAll('.md-content h2[id]')].map(h => h.id)"):
-        page.evaluate("id => document.getElementById(id).scrollIntoView()", ident)
-        settle(page)
-        settle(page)  # what the scroll brought near is drawn, and the page settles around it
-        agree(f"#{ident}")
+        agree(f"#{ident}", move_and_read(page, "id => document.getElementById(id).scrollIntoView()", ident, BOTH,
+                                         frames=4))
     assert len(seen_sections) >= 15
     # the sections on no floor light none
     for section in ("the-territory", "twelve-ideas", "how-to-read-the-series", "references"):
@@ -407,10 +410,8 @@ def test_without_a_table_of_contents_the_meter_applies_the_same_rule(project_sit
                          ".map(h => Math.round(h.getBoundingClientRect().top + scrollY))")
     near = [t - d for t in tops for d in (40, 60, 80) if 0 <= t - d <= height]
     for y in sorted(set(near + list(range(0, height, 1400)) + [height])):
-        page.evaluate("y => window.scrollTo(0, y)", y)
-        settle(page)
         positions.append(y)
-        expected.append(page.evaluate(EXPECTED_FLOOR)[1])
+        expected.append(move_and_read(page, SCROLL_TO, y, EXPECTED_FLOOR)[1])
     assert None in expected and len(set(expected)) >= 6
     page.context.route("**/" + PART0, lambda route: route.fulfill(
         response=(r := route.fetch()), body=r.text().replace('data-md-component="toc"', "")))
@@ -418,9 +419,7 @@ def test_without_a_table_of_contents_the_meter_applies_the_same_rule(project_sit
     page.wait_for_function("() => !!document.querySelector('[data-ldr-meter][data-ldr-ready]')")
     assert page.locator("[data-md-component=toc]").count() == 0
     for y, floor in zip(positions, expected):
-        page.evaluate("y => window.scrollTo(0, y)", y)
-        settle(page)
-        count, lit, _ = page.evaluate(METER_FLOOR)
+        count, lit, _ = move_and_read(page, SCROLL_TO, y, METER_FLOOR)
         assert (lit if count else None) == floor, f"at {y}px"
 
 

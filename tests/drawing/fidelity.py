@@ -15,6 +15,7 @@ import base64
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 from build_hooks.drawing.fonts import FAMILIES, FONTS_DIR
@@ -91,10 +92,17 @@ def _ink(path: Path, thresh: int = 40):
     return diff.point(lambda v: 255 if v > thresh else 0)
 
 
+def _torch():
+    """torch, imported without its note that this venv has no NumPy (nothing here uses NumPy)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Failed to initialize NumPy", category=UserWarning)
+        import torch
+    return torch
+
+
 def _bits(m):
     """A 0/255 ``L`` image as a boolean tensor (rows, columns)."""
-    import torch
-
+    torch = _torch()
     return torch.frombuffer(bytearray(m.tobytes()), dtype=torch.uint8).view(m.height, m.width) != 0
 
 
@@ -124,9 +132,7 @@ def _grown(m, k: int):
 
 def _count(m) -> int:
     """The ink pixels of a boolean image (count_nonzero: a sum of booleans widens them first)."""
-    import torch
-
-    return int(torch.count_nonzero(m))
+    return int(_torch().count_nonzero(m))
 
 
 def ink_fscore(ref_png: Path, cand_png: Path, tol: int = 1, search: int = 40) -> dict:
