@@ -6,10 +6,11 @@ off localhost or logs an error, read on the same cold loads."""
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import READY, SETTLED, Watch, two_at_a_time
+from browser_support import READY, SEARCH_INDEX, SETTLED, Watch, two_at_a_time
 
 # What any mkdocs-material page requests: its own stylesheets, scripts, favicon and search.
 MATERIAL = ("assets/stylesheets/", "assets/javascripts/", "assets/images/", "search/", "sitemap.xml")
@@ -42,18 +43,20 @@ WINDOW_MS = 400
 """How long after its scripts' ready mark a page is watched, at least: what the fixed wait gave."""
 
 
-def start_load(browser, url: str, width: int, height: int):
+def start_load(browser, site, path: str, width: int, height: int):
     """Start a cold load in a fresh context; return once its scripts are ready and its first
     frames and its fonts are done (SETTLED: a wait on the page's own events, which no busy machine
     can outrun), the page still watched (finish_load) until WINDOW_MS after the ready mark.
-    ``watch`` sees every request of the page and its workers, and every error it logs."""
+    ``watch`` sees every request of the page and its workers, and every error it logs. The page
+    gets the site's whole search index, as a reader's browser does."""
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme="light")
+    site.full_search(context)
     context.add_init_script(OBSERVE)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda req: requests.append(req.url))
     watch = Watch(page)
-    page.goto(url, wait_until="load")
+    page.goto(site.url(path), wait_until="load")
     page.wait_for_function(READY)
     page.evaluate("ms => { window.__ldrUntil = performance.now() + ms; }", WINDOW_MS)
     page.evaluate(SETTLED)
@@ -112,7 +115,7 @@ def cold_loads(browser, site, paths: list[str], width: int, height: int, probes:
         return path, {"own": mine, "shifts": shifts, "probed": probed,
                       "all": list(watch.requests), "external": watch.external(), "errors": list(watch.errors)}
 
-    return dict(two_at_a_time(paths, lambda path: start_load(browser, site.url(path), width, height), finish))
+    return dict(two_at_a_time(paths, lambda path: start_load(browser, site, path, width, height), finish))
 
 
 # How the proofs index's table is laid out (test_the_proofs_index_is_laid_out_before_any_script_runs).
@@ -249,3 +252,23 @@ def test_charts_draw_inside_their_box(project_site, open_page):
         watch.check()
         page.context.close()
     assert charts >= 5  # the instruments' charts were found
+
+
+def test_a_cold_load_gets_the_whole_search_index_and_other_pages_a_one_page_one(project_site, browser):
+    """The loads above are a reader's: the theme's search worker fetches the site's whole index.
+    Every other browser test's page gets a one-page index from the test server (0.3 s of CPU
+    a page saved: browser_support._Quiet), through the same worker."""
+    whole = json.loads((project_site.folder / SEARCH_INDEX).read_text(encoding="utf-8"))
+    assert len(whole["docs"]) > 20
+    for full in (True, False):
+        context = browser.new_context()
+        try:
+            if full:
+                project_site.full_search(context)
+            page = context.new_page()
+            with context.expect_event("response", lambda r: r.url.endswith("/" + SEARCH_INDEX)) as got:
+                page.goto(project_site.url("part-00-the-map/"))
+            docs = got.value.json()["docs"]
+        finally:
+            context.close()
+        assert docs == (whole["docs"] if full else whole["docs"][:1]), full
