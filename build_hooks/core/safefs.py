@@ -181,18 +181,26 @@ def read_bytes(path: Path, *, inside: Path | None = None, limit: int | str = "do
         if info.st_size > size:
             raise UnsafeFile(path, f"{info.st_size:,} bytes, over the limit of {size:,}",
                              "make it smaller")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(1 * MiB, size + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > size:  # it grew while being read
-                raise UnsafeFile(path, f"over the limit of {size:,} bytes", "make it smaller")
-        return b"".join(chunks)
+        data = read_fd(fd, size)
+        if len(data) > size:  # it grew while being read
+            raise UnsafeFile(path, f"over the limit of {size:,} bytes", "make it smaller")
+        return data
     finally:
         os.close(fd)
+
+
+def read_fd(fd: int, most: int | None = None) -> bytes:
+    """What is left to read from the open ``fd``, in ``os.read`` calls of at most 1 MiB (a
+    buffered reader would add an ``isatty`` and an ``lseek``): all of it, or with ``most`` at
+    most ``most + 1`` bytes, so that the caller can tell a file holding more than ``most``."""
+    chunks, total = [], 0
+    while most is None or total <= most:
+        chunk = os.read(fd, MiB if most is None else min(MiB, most + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def read_text(path: Path, *, inside: Path | None = None, limit: int | str = "download") -> str:
@@ -200,5 +208,5 @@ def read_text(path: Path, *, inside: Path | None = None, limit: int | str = "dow
     return read_bytes(path, inside=inside, limit=limit).decode("utf-8")
 
 
-__all__ = ["LIMITS", "UnsafeFile", "check_inside", "check_regular", "is_regular", "read_bytes", "read_text",
+__all__ = ["LIMITS", "UnsafeFile", "check_inside", "check_regular", "is_regular", "read_bytes", "read_fd", "read_text",
            "real_path"]

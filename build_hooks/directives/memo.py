@@ -35,6 +35,7 @@ from pathlib import Path
 
 from build_hooks.config import Layout
 from build_hooks.core.cache import TextCache, key_of
+from build_hooks.core.safefs import read_fd
 from build_hooks.proofs.sources import Quote, package_dir
 from build_hooks.store.history import HISTORY_DIR
 from build_hooks.store.quotestore import QUOTES_DIR
@@ -74,14 +75,11 @@ class Entry:
 
 
 def _whole(path: str) -> bytes:
-    """A file's bytes in the fewest system calls: no buffered reader (its ``isatty`` and
-    ``lseek`` are two calls a file, and a digest reads every proof and record each build)."""
+    """A file's bytes in the fewest system calls (a digest reads every proof and record each
+    build), whatever its size: a digest must see a change in any file."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
+        return read_fd(fd)
     finally:
         os.close(fd)
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from build_hooks.config import cache_dir
 from build_hooks.core.atomic import write_atomic
+from build_hooks.core.safefs import read_fd
 
 FOLDER = "shelf"
 
@@ -120,10 +121,7 @@ def _holds(entry: Path, body: bytes) -> bool:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size != len(body):
             return False
-        got = b""
-        while len(got) <= len(body) and (chunk := os.read(fd, len(body) + 1 - len(got))):
-            got += chunk  # os.read: a buffered reader would add an isatty and an lseek
-        return got == body
+        return read_fd(fd, len(body)) == body  # one byte more than the body: a file that grew
     except OSError:
         return False
     finally:

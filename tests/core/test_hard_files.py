@@ -299,3 +299,18 @@ def test_the_one_lstat_check_agrees_with_the_full_one(tmp_path):
     assert fast["a.excalidraw"] == ("ok", "ok") and fast["in"] == ("ok", "ok")
     assert fast["out"][0].startswith("refused: a symlink that leads outside")
     assert fast["pipe"][0] == "refused: a FIFO (named pipe)"
+
+
+def test_read_fd_reads_everything_or_one_byte_past_its_bound(tmp_path):
+    """read_bytes, the shelf's comparison and the memo's digests read through read_fd: with a
+    bound it stops one byte past it (how a file over a limit, or longer than a body, is told)."""
+    from build_hooks.core.safefs import MiB, read_fd
+
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * (MiB + 10))
+    for most, expected in [(None, MiB + 10), (4, 5), (MiB, MiB + 1), (MiB + 10, MiB + 10), (2 * MiB, MiB + 10), (0, 1)]:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            assert len(read_fd(fd, most)) == expected, most
+        finally:
+            os.close(fd)
