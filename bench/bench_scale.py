@@ -744,9 +744,13 @@ def profile(base: Path, chapters: int, top: int) -> None:
     stats.print_stats(top)
 
 
+def verdict(r: float, target: float | None) -> str:
+    return "" if target is None else ("  ok" if r <= target else f"  OVER {target}")
+
+
 def ratio_line(label: str, ours: float, base: float, target: float | None, unit: str = "s") -> str:
     r = ours / base if base else float("nan")
-    mark = "" if target is None else ("  ok" if r <= target else f"  OVER {target}")
+    mark = verdict(r, target)
     if unit == "MB":
         return f"  {label:<46} {r:6.3f}  ({ours / 1e6:.0f} MB vs {base / 1e6:.0f} MB){mark}"
     return f"  {label:<46} {r:6.3f}  ({ours:.3f} {unit} vs {base:.3f} {unit}){mark}"
@@ -764,8 +768,7 @@ def report(results: dict[int, dict]) -> None:
         print(ratio_line("  the same in CPU seconds", r["fresh_cpu"]["ldr"], r["fresh_cpu"]["plain"], 1.05))
         print(ratio_line("  best of each side's runs", r["fresh_best"]["ldr"], r["fresh_best"]["plain"], 1.05))
         paired = "  median of the rounds' own ratios"
-        print(f"  {paired:<46} {r['fresh_paired']:6.3f}"
-              + ("  ok" if r["fresh_paired"] <= 1.05 else "  OVER 1.05"))
+        print(f"  {paired:<46} {r['fresh_paired']:6.3f}{verdict(r['fresh_paired'], 1.05)}")
         if r.get("instructions"):
             n = r["instructions"]
             print(f"  {'  instructions executed (callgrind)':<46} {n['ldr'] / n['plain']:6.3f}  "

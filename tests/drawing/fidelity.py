@@ -130,6 +130,14 @@ def _grown(m, k: int):
     return out
 
 
+def _place(m, dx: int, dy: int, size):
+    from PIL import Image
+
+    out = Image.new("L", size, 0)
+    out.paste(m, (dx, dy))
+    return out
+
+
 def _count(m) -> int:
     """The ink pixels of a boolean image (count_nonzero: a sum of booleans widens them first)."""
     return int(_torch().count_nonzero(m))
@@ -140,12 +148,11 @@ def ink_fscore(ref_png: Path, cand_png: Path, tol: int = 1, search: int = 40) ->
     makes the coarse maps; torch counts the overlaps of the two searches, the 441 coarse and 81
     fine shifts (Pillow's placing and multiplying a full canvas for each took 7 s on a 3740 x 4506
     scene). ``test_the_fast_overlap_is_pillows`` holds the two ways to the same counts."""
-    from PIL import Image, ImageFilter
+    from PIL import ImageFilter
 
     a, b = _ink(ref_png), _ink(cand_png)
     size = (max(a.width, b.width) + 2 * search, max(a.height, b.height) + 2 * search)
-    canvas = Image.new("L", size, 0)
-    canvas.paste(a, (search, search))
+    canvas = _place(a, search, search, size)
 
     def small(m):
         return m.resize((m.width // 4, m.height // 4)).point(lambda v: 255 if v else 0)
@@ -159,8 +166,7 @@ def ink_fscore(ref_png: Path, cand_png: Path, tol: int = 1, search: int = 40) ->
                 best = (ov, dx, dy)
     assert best is not None  # the search ran at least once (search >= 0)
     _, bx, by = best
-    A, B0 = _bits(canvas), _bits(b)
-    b3 = _grown(B0, 3)
+    A, b3 = _bits(canvas), _grown(_bits(b), 3)
     best = None
     for dy in range(by - 4, by + 5):
         for dx in range(bx - 4, bx + 5):
@@ -178,10 +184,3 @@ def ink_fscore(ref_png: Path, cand_png: Path, tol: int = 1, search: int = 40) ->
     f = 2 * precision * recall / max(precision + recall, 1e-9)
     return {"shift": (dx - search, dy - search), "recall": recall, "precision": precision, "f": f}
 
-
-def _place(m, dx: int, dy: int, size):
-    from PIL import Image
-
-    out = Image.new("L", size, 0)
-    out.paste(m, (dx, dy))
-    return out
